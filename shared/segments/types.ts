@@ -1,0 +1,48 @@
+/**
+ * Segments: the first stage of the link-scent pipeline.
+ *
+ * A page becomes one ordered stream of text runs, links and block boundaries. Both producers
+ * (from a live DOM in the extension, from HTML text in the companion) feed the same
+ * `SegmentBuilder`, so the stream for a given document is the same on both sides.
+ */
+
+/** A run of visible text outside any link. White space is already collapsed. */
+export interface TextSegment {
+  kind: 'text';
+  text: string;
+}
+
+/** A followable link: absolute, normalised URL and its anchor text (image alt when no text). */
+export interface LinkSegment {
+  kind: 'link';
+  url: string;
+  anchor: string;
+  /** `rel="nofollow"` on the link itself. */
+  nofollow: boolean;
+}
+
+/** A block boundary (p, li, td, div, h1–h6, br, …). Never two in a row, never first or last. */
+export interface BreakSegment {
+  kind: 'break';
+}
+
+export type Segment = TextSegment | LinkSegment | BreakSegment;
+
+/** What `<meta name="robots">` said. */
+export interface MetaRobots {
+  noindex: boolean;
+  nofollow: boolean;
+}
+
+/** One page in segment form, plus the page-level facts later stages and the crawler need. */
+export interface PageSegments {
+  pageUrl: string;
+  /** The URL links are resolved against: `<base href>` when present, else `pageUrl`. */
+  baseUrl: string;
+  title: string;
+  /** `<meta name="description">` and `<meta name="keywords">`, for the page classifier. */
+  description: string;
+  keywords: string;
+  robots: MetaRobots;
+  segments: Segment[];
+}

@@ -1,0 +1,15 @@
+/**
+ * Tokens: the third stage. Text becomes normalised word tokens.
+ *
+ * Chinese runs are cut by jieba-wasm; the platform loads it (Node build in the companion, web
+ * build with an explicit wasm URL in the extension's worker) and hands the `cut` function in, so
+ * this folder never touches a platform API.
+ */
+
+/** jieba's `cut(text, hmm)` as a plain function of one Chinese run. */
+export type ChineseCutter = (text: string) => string[];
+
+export interface Tokenizer {
+  /** NFKC-normalised, lower-cased tokens; no white space or punctuation tokens. */
+  tokenize(text: string): string[];
+}
