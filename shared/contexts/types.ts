@@ -9,4 +9,9 @@ export interface LinkContext {
   before: string;
   /** Context after the link: the next link's anchor, or nearby text. */
   after: string;
+  /**
+   * `true` when the link had `rel="nofollow"`; absent otherwise (so stored records stay lean).
+   * A crawler that honours nofollow reads it here, without going back to the segments.
+   */
+  nofollow?: boolean;
 }

@@ -63,3 +63,68 @@ export interface Score {
   /** The features that moved the score most, largest |weight| first. */
   top: Contribution[];
 }
+
+// ---------------------------------------------------------------------------------------------
+// Stored rows (the tables of `db-schema.ts`). Plain JSON, so that a Dexie export file is readable
+// by eye and by other tools. Times are epoch milliseconds (numbers, not Dates, for the same reason).
+
+/** Per-class pair, indexed by `Label`: `[off topic (0), on topic (1)]`. */
+export type ClassPair = [number, number];
+
+/**
+ * A Naive Bayes model's header row (table `models`, key `topic`): the class-level counts. With
+ * its `NbFeatureRow`s it is the whole model: every probability is derived from these counts
+ * (`naive-bayes.ts`).
+ */
+export interface NbHeaderRow {
+  /** The topic's id (`Topic.id`). */
+  topic: string;
+  /** Row format; raised when the meaning of a field changes. */
+  rowsVersion: 1;
+  form: NbForm;
+  /** Laplace pseudo-count α (> 0); 1 gives seed 000's eq. (2). */
+  alpha: number;
+  /** Count_i: training examples per class. */
+  count: ClassPair;
+  /** Σ occurrences of every feature per class (the multinomial form's denominator). */
+  tokens: ClassPair;
+  /** How many `NbFeatureRow`s belong to this header: a check against a partial write. */
+  vocabularySize: number;
+  /** When the counts were saved. */
+  savedAt: number;
+}
+
+/** One feature's counts (table `features`, key `[topic+feature]`). */
+export interface NbFeatureRow {
+  topic: string;
+  feature: string;
+  /** Count(Fj, Ci): examples of each class containing the feature (the Bernoulli counts). */
+  count: ClassPair;
+  /** Occurrences of the feature in each class's examples (the multinomial counts). */
+  occurrences: ClassPair;
+}
+
+/** A stored training example (table `examples`): the labeled link plus its dedupe key. */
+export interface ExampleRow extends LabeledLink {
+  /** Auto-incremented by IndexedDB; absent before the first write. */
+  id?: number;
+  /** `exampleKey(link)`: unique per topic, so one link context is one example. */
+  key: string;
+  addedAt: number;
+}
+
+/** A page the user saw or marked (table `pages`, key `[topic+url]`). */
+export interface PageRow {
+  topic: string;
+  url: string;
+  title: string;
+  /** Set when the user marked the page on (1) or off (0) topic. */
+  label?: Label;
+  seenAt: number;
+}
+
+/** One setting (table `settings`, key `key`). */
+export interface SettingRow {
+  key: string;
+  value: unknown;
+}

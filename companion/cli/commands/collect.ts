@@ -1,0 +1,83 @@
+/**
+ * `linkscent collect`: seed 000 §3.2.2's collection of labeled links. A plain breadth-first
+ * crawl from the seeds; every link on every fetched page is labeled by its target URL
+ * (`pattern-labeler.ts`: positive wins) and appended to --out as the page arrives.
+ *
+ * The crawl itself keeps its store in a temporary directory removed at the end: the product
+ * of `collect` is the labeled file, which is written page by page and never loses a page.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LabeledLink } from '../../../shared/model/types.ts';
+import type { Args } from '../args.ts';
+import { UsageError } from '../errors.ts';
+import type { CliIo } from '../io.ts';
+import { createPatternLabeler } from '../pattern-labeler.ts';
+import { DEFAULT_TOPIC, DEFAULT_WINDOW } from '../specs.ts';
+import { checkSeedArgs, crawlLimitOptions, EXIT_INTERRUPTED, installInterrupt } from './crawl-common.ts';
+
+export async function run(args: Args, io: CliIo): Promise<number | void> {
+  // Every check before any work: a bad line costs nothing.
+  const seeds = checkSeedArgs(args.positionals);
+  const positive = args.list('positive');
+  if (positive.length === 0) throw new UsageError('--positive is required: a URL glob (example.org/news/*) or host name of on-topic targets');
+  const label = createPatternLabeler(positive, args.list('negative'));
+  const maxPages = args.positiveInt('max-pages');
+  const out = args.requireString('out');
+  const topic = args.string('topic') ?? DEFAULT_TOPIC;
+  const window = args.positiveInt('window', DEFAULT_WINDOW);
+  const limits = crawlLimitOptions(args);
+
+  const [{ runCrawl }, { createStrategy }, { createProgressReporter }, { LabeledWriter }] = await Promise.all([
+    import('../../crawl/crawler.ts'),
+    import('../../crawl/strategies/index.ts'),
+    import('../../crawl/progress.ts'),
+    import('../labeled-writer.ts'),
+  ]);
+  const writer = new LabeledWriter(out);
+  const crawlDir = mkdtempSync(join(tmpdir(), 'linkscent-collect-'));
+  const interrupt = installInterrupt(io, 'collect');
+  const report = createProgressReporter();
+  let pages = 0;
+  try {
+    await runCrawl({
+      seeds,
+      outDir: crawlDir,
+      maxPages,
+      strategy: createStrategy('bfs'),
+      window,
+      ...limits,
+      signal: interrupt.signal,
+      onProgress(progress) {
+        pages = progress.fetched;
+        report(progress);
+      },
+      hooks: [
+        {
+          afterParse({ contexts }) {
+            const examples: LabeledLink[] = [];
+            for (const context of contexts) {
+              const value = label(context.url);
+              if (value === null) continue;
+              const { url, pageUrl, anchor, before, after } = context;
+              examples.push({ url, pageUrl, anchor, before, after, label: value, source: 'pattern', topic });
+            }
+            writer.writePage(examples);
+          },
+        },
+      ],
+    });
+  } finally {
+    writer.close();
+    interrupt.dispose();
+    rmSync(crawlDir, { recursive: true, force: true });
+  }
+  const already = writer.existing > 0 ? `, ${writer.existing} were already in the file` : '';
+  io.out(
+    `collect: ${pages} pages, ${writer.positives + writer.negatives} examples written ` +
+      `(${writer.positives} positive, ${writer.negatives} negative), ${writer.repeats} repeats skipped${already} → ${out}` +
+      (interrupt.signal.aborted ? ' (interrupted)' : ''),
+  );
+  return interrupt.signal.aborted ? EXIT_INTERRUPTED : undefined;
+}

@@ -1,0 +1,64 @@
+/**
+ * What `collect` and `crawl` share: seed checks, the crawl limits both accept, and a Ctrl-C
+ * that stops cleanly (the crawl store and the output files stay consistent, a resume goes on).
+ */
+import { normalizeUrl } from '../../../shared/urls/normalize-url.ts';
+import type { Args } from '../args.ts';
+import { UsageError } from '../errors.ts';
+import type { CliIo } from '../io.ts';
+
+/** Seeds as given, each checked: a seed that is not an absolute http(s) URL is bad usage. */
+export function checkSeedArgs(seeds: readonly string[]): string[] {
+  for (const seed of seeds) {
+    if (normalizeUrl(seed.trim(), seed.trim()) === undefined) {
+      throw new UsageError(`seed "${seed}" is not an absolute http(s) URL`);
+    }
+  }
+  return [...seeds];
+}
+
+/** The crawler options the command line may set; absent flags keep the crawler's defaults. */
+export interface CrawlLimits {
+  concurrency?: number;
+  delayMs?: number;
+  maxDepth?: number;
+}
+
+export function crawlLimitOptions(args: Args): CrawlLimits {
+  const limits: CrawlLimits = {};
+  const known = args.spec.options;
+  if ('concurrency' in known && args.has('concurrency')) limits.concurrency = args.positiveInt('concurrency');
+  if ('delay-ms' in known && args.has('delay-ms')) limits.delayMs = args.nonNegativeInt('delay-ms');
+  if ('max-depth' in known && args.has('max-depth')) limits.maxDepth = args.nonNegativeInt('max-depth');
+  return limits;
+}
+
+/** The exit code of a command stopped by Ctrl-C: 128 + SIGINT, as shells report it. */
+export const EXIT_INTERRUPTED = 130;
+
+export interface Interrupt {
+  signal: AbortSignal;
+  dispose(): void;
+}
+
+/**
+ * First Ctrl-C (or SIGTERM): stop claiming URLs and finish cleanly, so the summary prints and
+ * a resume continues. A second Ctrl-C exits at once (130), as a user pressing it twice means.
+ */
+export function installInterrupt(io: CliIo, command: string): Interrupt {
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(EXIT_INTERRUPTED);
+    io.warn(`linkscent ${command}: stopping (press Ctrl-C again to quit at once)`);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}

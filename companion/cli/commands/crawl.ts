@@ -1,0 +1,117 @@
+/**
+ * `linkscent crawl`: the focused crawl. Fetches in priority order (higher score sooner) with
+ * the chosen strategy, writing DIR/pages.jsonl in fetch order and DIR/crawl.sqlite (resumable).
+ *
+ * Strategy: nb (Han et al. 2010) when --model is given, else bfs; best-first (seed 004) needs
+ * --topic or --topic-file. With --page-model, a page classifier judges every fetched page: its
+ * relevance lands in pages.jsonl and the progress line shows a running harvest-rate estimate.
+ */
+import { readFileSync } from 'node:fs';
+import type { Args } from '../args.ts';
+import { CliFailure, UsageError } from '../errors.ts';
+import type { CliIo } from '../io.ts';
+import { checkSeedArgs, crawlLimitOptions, EXIT_INTERRUPTED, installInterrupt } from './crawl-common.ts';
+
+export async function run(args: Args, io: CliIo): Promise<number | void> {
+  const seeds = checkSeedArgs(args.positionals);
+  const resume = args.flag('resume');
+  if (seeds.length === 0 && !resume) throw new UsageError('missing <seed-url> (or --resume to continue the crawl in --out)');
+  const maxPages = args.positiveInt('max-pages');
+  const outDir = args.requireString('out');
+  const modelPath = args.string('model');
+  const strategyName = args.choice('strategy', ['nb', 'bfs', 'best-first'], modelPath !== undefined ? 'nb' : 'bfs');
+  if (strategyName === 'nb' && modelPath === undefined) throw new UsageError('--strategy nb needs --model FILE (a model from linkscent train)');
+  if (modelPath !== undefined && strategyName !== 'nb') {
+    throw new UsageError(`--model is only used by --strategy nb, not ${strategyName}; drop one of them`);
+  }
+  if (args.has('model-topic') && modelPath === undefined) throw new UsageError('--model-topic needs --model');
+  const topicText = topicTextOf(args);
+  if (strategyName === 'best-first' && topicText === undefined) {
+    throw new UsageError('--strategy best-first needs --topic "keywords…" or --topic-file FILE');
+  }
+  if (strategyName !== 'best-first' && (topicText !== undefined || args.has('alpha'))) {
+    throw new UsageError(`--topic, --topic-file and --alpha are for --strategy best-first, not ${strategyName}`);
+  }
+  const alpha = args.has('alpha') ? args.number('alpha', { min: 0, max: 1, what: 'a number from 0 to 1' }) : undefined;
+  const pageModelPath = args.string('page-model');
+  const limits = crawlLimitOptions(args);
+
+  const [{ runCrawl }, { createStrategy, StrategyConfigError }, { createProgressReporter }, { loadNodeTokenizer }] = await Promise.all([
+    import('../../crawl/crawler.ts'),
+    import('../../crawl/strategies/index.ts'),
+    import('../../crawl/progress.ts'),
+    import('../../platform/jieba-node.ts'),
+  ]);
+  const tokenizer = loadNodeTokenizer();
+
+  let strategy;
+  let window: number | undefined;
+  try {
+    if (strategyName === 'nb') {
+      const { loadLinkScorer } = await import('../link-model.ts');
+      const loaded = await loadLinkScorer(modelPath!, tokenizer, args.string('model-topic'));
+      window = loaded.topic.window;
+      strategy = createStrategy('nb', { scorer: loaded.scorer, modelFingerprint: loaded.fingerprint });
+    } else {
+      strategy = createStrategy(strategyName, { tokenizer, topicText, alpha });
+    }
+  } catch (error) {
+    if (error instanceof StrategyConfigError) throw new UsageError(error.message, { cause: error });
+    throw error;
+  }
+
+  let pageJudge;
+  if (pageModelPath !== undefined) {
+    const { loadPageClassifier, createPageJudge } = await import('../../page-classifier/page-judge.ts');
+    pageJudge = createPageJudge(loadPageClassifier(pageModelPath, tokenizer));
+  }
+
+  const interrupt = installInterrupt(io, 'crawl');
+  let summary;
+  try {
+    summary = await runCrawl({
+      seeds,
+      outDir,
+      maxPages,
+      strategy,
+      resume,
+      ...(window !== undefined ? { window } : {}),
+      ...limits,
+      pageJudge,
+      signal: interrupt.signal,
+      onProgress: createProgressReporter(),
+      log: (line) => io.warn(line),
+    });
+  } catch (error) {
+    // The crawler's option errors (a resume of another strategy, no crawl to resume) are ours
+    // to report as one line; anything else is a runtime failure all the same.
+    throw new CliFailure((error as Error).message, { cause: error });
+  } finally {
+    interrupt.dispose();
+  }
+  const seconds = summary.elapsedMs / 1000;
+  const harvest = summary.harvest === null ? '' : `, harvest ${summary.harvest.toFixed(3)} (${summary.relevant}/${summary.judged} judged relevant)`;
+  io.out(
+    `crawl: ${summary.fetchedThisRun} pages this run (${summary.fetched} in all) in ${seconds.toFixed(1)} s, ` +
+      `${(summary.fetchedThisRun / Math.max(seconds, 1e-3)).toFixed(1)} pages/s, ${summary.errors} errors${harvest}; ` +
+      `${summary.queued} queued, stopped by ${summary.stoppedBy} → ${summary.pagesFile}`,
+  );
+  return summary.stoppedBy === 'aborted' ? EXIT_INTERRUPTED : undefined;
+}
+
+/** --topic keywords or --topic-file's text (not both). */
+function topicTextOf(args: Args): string | undefined {
+  const inline = args.string('topic');
+  const file = args.string('topic-file');
+  if (inline !== undefined && file !== undefined) throw new UsageError('give --topic or --topic-file, not both');
+  if (inline !== undefined) {
+    if (inline.trim() === '') throw new UsageError('--topic must not be empty');
+    return inline;
+  }
+  if (file === undefined) return undefined;
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CliFailure(`cannot read --topic-file ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+  }
+}

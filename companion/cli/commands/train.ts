@@ -1,0 +1,107 @@
+/**
+ * `linkscent train`: the link classifier from labeled links (Han et al. 2010: links, not
+ * pages), written as the Dexie export file the extension imports; or, with --pages, the page
+ * classifier (seed 004) that judges crawled pages.
+ */
+import { readFileSync } from 'node:fs';
+import type { FeatureGroup } from '../../../shared/features/types.ts';
+import type { NbForm } from '../../../shared/model/types.ts';
+import { CRAWL_DEFAULTS } from '../../crawl/crawl-options.ts';
+import type { Args } from '../args.ts';
+import { CliFailure, UsageError } from '../errors.ts';
+import type { CliIo } from '../io.ts';
+import { DEFAULT_THRESHOLD, DEFAULT_TOP_K, DEFAULT_TOPIC, DEFAULT_WINDOW } from '../specs.ts';
+
+const LINK_ONLY = ['features', 'lexicon', 'form', 'topic', 'window', 'threshold', 'url-tokens'] as const;
+const PAGES_ONLY = ['top-k', 'delay-ms'] as const;
+
+export async function run(args: Args, io: CliIo): Promise<void> {
+  const out = args.requireString('out');
+  if (args.has('pages')) return trainPages(args, io, out);
+  for (const name of PAGES_ONLY) if (args.has(name)) throw new UsageError(`--${name} is for train --pages only`);
+  if (args.positionals.length === 0) throw new UsageError('missing <labeled.jsonl> (or --pages FILE for the page classifier)');
+
+  const group = Number(args.choice('features', ['1', '2'], '2')) as FeatureGroup;
+  const form = args.choice<NbForm>('form', ['bernoulli', 'multinomial'], 'bernoulli');
+  const window = args.positiveInt('window', DEFAULT_WINDOW);
+  const threshold = args.number('threshold', { min: 0, max: 1, what: 'a probability from 0 to 1' }, DEFAULT_THRESHOLD);
+  const urlTokens = args.flag('url-tokens');
+  const lexiconPath = args.string('lexicon');
+  const lexicon = lexiconPath === undefined ? [] : await readLexicon(lexiconPath);
+  if (lexicon.length > 0 && group === 1) io.warn('linkscent train: warning: --lexicon has no effect with --features 1 (lexicon flags are group 2)');
+
+  const { readLabeledFiles } = await import('../labeled-jsonl.ts');
+  const read = readLabeledFiles(args.positionals, (line) => io.warn(`linkscent train: ${line}`));
+  const [{ dedupeExamples, trainLinkModel }, { loadNodeTokenizer }, { saveLinkModel }] = await Promise.all([
+    import('../link-training.ts'),
+    import('../../platform/jieba-node.ts'),
+    import('../link-model.ts'),
+  ]);
+  const { examples, duplicates, conflicts } = dedupeExamples(read);
+  const positives = examples.filter((example) => example.label === 1).length;
+  const negatives = examples.length - positives;
+  if (positives === 0 || negatives === 0) {
+    throw new CliFailure(`the examples are all ${positives === 0 ? 'negative' : 'positive'} (${examples.length}); a classifier needs both labels`);
+  }
+  const topicName = args.string('topic') ?? commonTopic(examples.map((example) => example.topic)) ?? DEFAULT_TOPIC;
+
+  const tokenizer = loadNodeTokenizer();
+  const features = { group, lexicon, urlTokens };
+  const model = trainLinkModel(examples, tokenizer, features, form);
+  const saved = await saveLinkModel(out, {
+    name: topicName,
+    lexicon,
+    threshold,
+    featureGroup: group,
+    form,
+    window,
+    urlTokens,
+    model,
+    examples,
+  });
+  const notes = [duplicates > 0 ? `${duplicates} duplicates dropped` : '', conflicts > 0 ? `${conflicts} conflicting labels (first kept)` : '']
+    .filter(Boolean)
+    .join(', ');
+  io.out(
+    `train: topic "${topicName}": ${examples.length} examples (${positives} positive, ${negatives} negative), ` +
+      `${saved.vocabulary} features, ${form}, group ${group}${urlTokens ? ' + URL tokens' : ''}` +
+      `${lexicon.length ? `, lexicon of ${lexicon.length}` : ''}${notes ? `; ${notes}` : ''} → ${out}`,
+  );
+}
+
+/** The examples' topic when they all share one non-empty name. */
+function commonTopic(topics: string[]): string | undefined {
+  const names = new Set(topics.filter((topic) => topic !== ''));
+  return names.size === 1 ? [...names][0] : undefined;
+}
+
+async function readLexicon(path: string): Promise<string[]> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliFailure(`cannot read --lexicon ${path}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`, { cause: error });
+  }
+  const { parseLexicon } = await import('../../../shared/features/lexicon.ts');
+  const lexicon = parseLexicon(text);
+  if (lexicon.length === 0) throw new CliFailure(`--lexicon ${path} holds no terms`);
+  return lexicon;
+}
+
+/** `train --pages`: the page classifier (seed 004: IG feature selection + Laplace NB). */
+async function trainPages(args: Args, io: CliIo, out: string): Promise<void> {
+  if (args.positionals.length > 0) {
+    throw new UsageError(`train --pages takes no <labeled.jsonl> (got "${args.positionals[0]}"); train the link model in a separate run`);
+  }
+  for (const name of LINK_ONLY) if (args.has(name)) throw new UsageError(`--${name} is for the link classifier, not train --pages`);
+  const pagesPath = args.requireString('pages');
+  const topK = args.positiveInt('top-k', DEFAULT_TOP_K);
+  const delayMs = args.nonNegativeInt('delay-ms', CRAWL_DEFAULTS.delayMs);
+  const { trainPageClassifierFromFile } = await import('../../page-classifier/train-pages.ts');
+  const result = await trainPageClassifierFromFile(pagesPath, out, { topK, delayMs, warn: (line) => io.warn(`linkscent train: ${line}`) });
+  io.out(
+    `train: page classifier: ${result.pages} pages (${result.positives} positive, ${result.negatives} negative), ` +
+      `${result.features} features kept by information gain of ${result.candidates}, multinomial${result.skipped ? `; ${result.skipped} pages skipped` : ''} → ${out}`,
+  );
+}

@@ -1,0 +1,131 @@
+/**
+ * Every command's option spec, in one light module: `main` parses and prints help from these
+ * without loading any command's implementation (jieba, Dexie, the crawler), so `--help` and bad
+ * usage answer at once.
+ *
+ * The words here are the command-line contract of DESIGN.md: other tools drive them. Options
+ * may be added; an existing option's meaning may not change.
+ */
+import { CRAWL_DEFAULTS } from '../crawl/crawl-options.ts';
+import type { CommandSpec } from './args.ts';
+
+export const DEFAULT_WINDOW = 80;
+export const DEFAULT_THRESHOLD = 0.5;
+export const DEFAULT_TOPIC = 'default';
+export const DEFAULT_TOP_K = 2000;
+export const DEFAULT_SPLIT_SEED = 1;
+
+const window = {
+  type: 'string',
+  value: 'W',
+  description: 'Link-context window in characters (seed 000 §3.3)',
+  default: String(DEFAULT_WINDOW),
+} as const;
+
+export const collectSpec: CommandSpec = {
+  name: 'collect',
+  summary: 'collect labeled link examples with a plain breadth-first crawl (seed 000 §3.2.2)',
+  usage: [
+    'collect <seed-url>... --positive <pattern>... [--negative <pattern>...] --max-pages N --out labeled.jsonl [--delay-ms D]',
+  ],
+  positionals: { name: '<seed-url>', min: 1 },
+  options: {
+    positive: { type: 'string', multiple: true, value: 'pattern', description: 'URL glob (* = any run) or bare host of on-topic targets; required' },
+    negative: { type: 'string', multiple: true, value: 'pattern', description: 'URL glob or host of off-topic targets; without it every other link is negative' },
+    'max-pages': { type: 'string', value: 'N', description: 'Pages to fetch; required' },
+    out: { type: 'string', value: 'labeled.jsonl', description: 'JSON-lines file the examples are appended to; required' },
+    'delay-ms': { type: 'string', value: 'D', description: 'Least delay in ms between requests to one host', default: String(CRAWL_DEFAULTS.delayMs) },
+    concurrency: { type: 'string', value: 'C', description: 'Pages fetched at once', default: String(CRAWL_DEFAULTS.concurrency) },
+    topic: { type: 'string', value: 'NAME', description: 'Topic name written into each example', default: DEFAULT_TOPIC },
+    window,
+  },
+  notes: [
+    'A link whose URL matches both a positive and a negative pattern is positive: the positive\n' +
+      'patterns name the on-topic sites, the negative ones are a catch-all for the rest. With\n' +
+      '--negative given, a link matching neither is not written. Every link met counts, links\n' +
+      'back to the same page included. One link context (URL, page, anchor and context) is\n' +
+      'written once, also across runs into the same --out file, which is appended to page by page.',
+  ],
+};
+
+export const trainSpec: CommandSpec = {
+  name: 'train',
+  summary: 'train the link classifier from labeled links, or the page classifier from labeled pages',
+  usage: [
+    'train <labeled.jsonl>... --out model.json [--features 1|2] [--lexicon FILE] [--form bernoulli|multinomial]',
+    'train --pages pages.jsonl --out page-model.json [--top-k K]',
+  ],
+  positionals: { name: '<labeled.jsonl>', min: 0 },
+  options: {
+    out: { type: 'string', value: 'model.json', description: 'Model file to write (a Dexie export the extension imports); required' },
+    features: { type: 'string', value: '1|2', description: "Seed 000's feature group: 1 anchor words; 2 anchor + context + lexicon flags", default: '2' },
+    lexicon: { type: 'string', value: 'FILE', description: 'Domain lexicon, one term per line (group 2 lexicon flags)' },
+    form: { type: 'string', value: 'bernoulli|multinomial', description: 'Naive Bayes event model', default: 'bernoulli' },
+    topic: { type: 'string', value: 'NAME', description: "Topic name", default: "the examples' topic, else default" },
+    window,
+    threshold: { type: 'string', value: 'P', description: 'P(+) at or above which a link counts as on topic', default: String(DEFAULT_THRESHOLD) },
+    'url-tokens': { type: 'boolean', description: 'Add URL host and path tokens as features' },
+    pages: { type: 'string', value: 'pages.jsonl', description: 'Train the page classifier from {url, label} or {url, html, label} lines instead' },
+    'top-k': { type: 'string', value: 'K', description: 'Page classifier: features kept by information gain (seed 004 ch. 4)', default: String(DEFAULT_TOP_K) },
+    'delay-ms': { type: 'string', value: 'D', description: 'Page classifier: ms between fetches of pages given without html', default: String(CRAWL_DEFAULTS.delayMs) },
+  },
+  notes: [
+    'A bad line (not JSON, a missing or mistyped field) is reported with its file and line number\n' +
+      'and skipped; the command fails only when no valid example is left, or only one class is.',
+  ],
+};
+
+export const evalSpec: CommandSpec = {
+  name: 'eval',
+  summary: 'measure a link classifier on labeled links',
+  usage: ['eval <labeled.jsonl> --model model.json', 'eval <labeled.jsonl> --split 0.7 [--seed S]'],
+  positionals: { name: '<labeled.jsonl>', min: 1, max: 1 },
+  options: {
+    model: { type: 'string', value: 'model.json', description: 'Model file to evaluate' },
+    'model-topic': { type: 'string', value: 'NAME', description: 'Topic to evaluate when the model file holds several' },
+    split: { type: 'string', value: 'F', description: 'Instead: train on a shuffled fraction F, test on the rest, groups 1 and 2 side by side' },
+    seed: { type: 'string', value: 'S', description: 'Shuffle seed for --split', default: String(DEFAULT_SPLIT_SEED) },
+    lexicon: { type: 'string', value: 'FILE', description: '--split: domain lexicon for group 2' },
+    form: { type: 'string', value: 'bernoulli|multinomial', description: '--split: Naive Bayes event model', default: 'bernoulli' },
+    threshold: { type: 'string', value: 'P', description: "P(+) at or above which a link is predicted on topic", default: "the topic's, else 0.5" },
+    'url-tokens': { type: 'boolean', description: '--split: add URL tokens as features' },
+  },
+  notes: ['Prints JSON: {precision, recall, f1, accuracy, n}; with --split, {split, seed, train, test, group1, group2}.'],
+};
+
+export const crawlSpec: CommandSpec = {
+  name: 'crawl',
+  summary: 'run a focused crawl in priority order',
+  usage: [
+    'crawl <seed-url>... [--model model.json] [--strategy nb|bfs|best-first] --max-pages N --out DIR [--concurrency C] [--delay-ms D] [--resume]',
+  ],
+  positionals: { name: '<seed-url>', min: 0 },
+  options: {
+    model: { type: 'string', value: 'model.json', description: 'Link classifier (a Dexie export file) for the nb strategy' },
+    'model-topic': { type: 'string', value: 'NAME', description: 'Topic to use when the model file holds several' },
+    strategy: { type: 'string', value: 'name', description: 'Frontier order: nb, bfs, best-first', default: 'nb with --model, else bfs' },
+    'max-pages': { type: 'string', value: 'N', description: 'Pages to fetch; required' },
+    out: { type: 'string', value: 'DIR', description: 'Crawl directory (pages.jsonl, the crawl store); required' },
+    concurrency: { type: 'string', value: 'C', description: 'Pages fetched at once', default: String(CRAWL_DEFAULTS.concurrency) },
+    'delay-ms': { type: 'string', value: 'D', description: 'Least delay in ms between requests to one host', default: String(CRAWL_DEFAULTS.delayMs) },
+    resume: { type: 'boolean', description: 'Continue the crawl stored in DIR' },
+    'max-depth': { type: 'string', value: 'N', description: 'Links more than N hops from a seed are not followed', default: String(CRAWL_DEFAULTS.maxDepth) },
+    topic: { type: 'string', value: 'keywords', description: 'Topic keywords for best-first (seed 004)' },
+    'topic-file': { type: 'string', value: 'FILE', description: 'Topic keywords or sample text for best-first, from a file' },
+    alpha: { type: 'string', value: 'A', description: 'best-first: weight of the parent page vs the anchor (seed 004)', default: '0.6' },
+    'page-model': { type: 'string', value: 'FILE', description: 'Page classifier (train --pages) judging each page; gives the harvest rate' },
+  },
+};
+
+export const serveSpec: CommandSpec = {
+  name: 'serve',
+  summary: 'run the loopback service the extension talks to',
+  usage: ['serve [--port P]'],
+  positionals: { name: 'argument', min: 0, max: 0 },
+  options: {
+    port: { type: 'string', value: 'P', description: 'Loopback port', default: "the service's" },
+  },
+};
+
+export type CommandName = 'collect' | 'train' | 'eval' | 'crawl' | 'serve';
+export const COMMANDS: readonly (CommandSpec & { name: CommandName })[] = [collectSpec, trainSpec, evalSpec, crawlSpec, serveSpec] as (CommandSpec & { name: CommandName })[];

@@ -1,0 +1,46 @@
+/**
+ * Errors named for the reaction they need (STYLE.md 9), and the one function that decides.
+ *
+ * - `CrawlOptionsError`: the options cannot start a crawl (bad value, all seeds invalid, a
+ *   resume that does not match). Nothing was fetched; fix the options.
+ * - `SkipUrlError`: a hook wants this URL left alone. The URL is dropped from the frontier with
+ *   the message as its reason; no page row, nothing counted.
+ * - `StopCrawlError`: continuing is pointless or harmful (the store cannot be written, a hook
+ *   says stop). The crawl ends, the pages recorded so far are kept, the error propagates.
+ * - anything else thrown while handling one page is that page's error: recorded on its row
+ *   (outcome `error`) and the crawl goes on.
+ *
+ * A failure of the store itself (SQLite: disk full, I/O error) always stops: a crawl that
+ * cannot record what it fetched must not go on fetching.
+ */
+
+export class CrawlOptionsError extends Error {
+  override readonly name = 'CrawlOptionsError';
+}
+
+export class SkipUrlError extends Error {
+  override readonly name = 'SkipUrlError';
+}
+
+export class StopCrawlError extends Error {
+  override readonly name = 'StopCrawlError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+export type ErrorReaction = 'skip-url' | 'record-page-error' | 'stop-crawl';
+
+/** The one place that maps an error met while handling a URL to what the crawl does. */
+export function reactionTo(error: unknown): ErrorReaction {
+  if (error instanceof SkipUrlError) return 'skip-url';
+  if (error instanceof StopCrawlError || error instanceof CrawlOptionsError) return 'stop-crawl';
+  if (error instanceof Error && error.name === 'SqliteError') return 'stop-crawl';
+  return 'record-page-error';
+}
+
+/** One line for a page's `error` field. */
+export function errorLine(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.split('\n')[0]!.slice(0, 500);
+}

@@ -1,0 +1,142 @@
+/**
+ * The crawl's one options object (STYLE.md 7): every field with its default, checked by
+ * `validateCrawlOptions` at the edge so a bad value fails in one line naming the option.
+ */
+import type { PageSegments } from '../../shared/segments/types.ts';
+import { validateFetchOptions, type FetchOptions } from '../fetch/fetch-options.ts';
+import type { CrawlHooks } from './crawl-hooks.ts';
+import { CrawlOptionsError } from './crawl-errors.ts';
+import type { CrawlProgress } from './progress.ts';
+import type { CrawlStrategy } from './strategies/crawl-strategy.ts';
+import { DEFAULT_TRAP_CAPS, type TrapCaps } from './traps.ts';
+
+/** A page classifier: relevance of a parsed page to the topic, in [0, 1]. */
+export type PageJudge = (page: PageSegments, text: string) => number | Promise<number>;
+
+export interface CrawlOptions {
+  /** Start URLs. Required for a new crawl; on resume, added to the stored seeds (may be empty). */
+  seeds: string[];
+  /** The crawl directory: `crawl.sqlite` and `pages.jsonl`. Required. */
+  outDir: string;
+  /**
+   * Pages to fetch, counted over the whole crawl including earlier runs of a resumed one.
+   * Every URL requested counts, whatever its outcome (404, timeout, not HTML); URLs robots.txt
+   * forbids are recorded (outcome `robots-denied`) but not counted, since nothing was fetched.
+   * Required.
+   */
+  maxPages: number;
+  /** Frontier order (`strategies/index.ts`). Required. */
+  strategy: CrawlStrategy;
+  /** Pages fetched at once. Default 4. */
+  concurrency: number;
+  /** Pages fetched at once from one host. Default 2. */
+  perHostConcurrency: number;
+  /** Least delay in ms between two requests to one host; a larger robots.txt Crawl-delay wins. Default 500. */
+  delayMs: number;
+  /** Links more than this many hops from a seed are not followed (seeds are depth 0). Default 10. */
+  maxDepth: number;
+  /** Most pages fetched from one host; null for no cap. Default null. */
+  maxPagesPerHost: number | null;
+  /** URL-shape caps against endless URL spaces (`traps.ts`). */
+  traps: TrapCaps;
+  /** Continue the crawl stored in `outDir` instead of starting one. Default false. */
+  resume: boolean;
+  /** Context window W in characters for link contexts when the strategy does not choose (seed 000 §3.3). Default 80. */
+  window: number;
+  /** The fetch layer's options (`fetch-options.ts`); missing fields take its defaults. */
+  fetch: FetchOptions;
+  /** Hook sets, run in this order at each point (`crawl-hooks.ts`). Default none. */
+  hooks: CrawlHooks[];
+  /** Aborting stops claiming URLs; fetches in flight are abandoned and stay queued for a resume. */
+  signal?: AbortSignal;
+  /** Called after every settled page and once at the end. */
+  onProgress?: (progress: CrawlProgress) => void;
+  /** Page classifier; its relevance is recorded per page and drives the harvest estimate. Default none. */
+  pageJudge?: PageJudge;
+  /** Relevance at or above which a page counts as on topic in the harvest estimate. Default 0.5. */
+  relevanceThreshold: number;
+  /** One-line reports (an invalid seed, a resume warning). Default: a line on stderr. */
+  log: (line: string) => void;
+}
+
+/** What a caller passes: the four required fields, any others optional. */
+export type CrawlOptionsInput = Pick<CrawlOptions, 'outDir' | 'maxPages' | 'strategy'> &
+  Partial<Omit<CrawlOptions, 'outDir' | 'maxPages' | 'strategy' | 'fetch' | 'traps'>> & {
+    fetch?: Partial<FetchOptions>;
+    traps?: Partial<TrapCaps>;
+  };
+
+export const CRAWL_DEFAULTS = Object.freeze({
+  seeds: [] as string[],
+  concurrency: 4,
+  perHostConcurrency: 2,
+  delayMs: 500,
+  maxDepth: 10,
+  maxPagesPerHost: null,
+  resume: false,
+  window: 80,
+  hooks: [] as CrawlHooks[],
+  relevanceThreshold: 0.5,
+  log: (line: string) => void process.stderr.write(`${line}\n`),
+});
+
+const KNOWN = new Set<string>([
+  ...Object.keys(CRAWL_DEFAULTS),
+  'outDir',
+  'maxPages',
+  'strategy',
+  'traps',
+  'fetch',
+  'signal',
+  'onProgress',
+  'pageJudge',
+]);
+
+/** Fills defaults and checks every field; throws `CrawlOptionsError` naming the first bad one. */
+export function validateCrawlOptions(input: CrawlOptionsInput): CrawlOptions {
+  for (const key of Object.keys(input)) {
+    if (!KNOWN.has(key)) throw new CrawlOptionsError(`unknown crawl option '${key}' (known: ${[...KNOWN].join(', ')})`);
+  }
+  const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  const options = { ...CRAWL_DEFAULTS, ...defined } as CrawlOptions & { traps?: Partial<TrapCaps>; fetch?: Partial<FetchOptions> };
+
+  if (typeof options.outDir !== 'string' || options.outDir.trim() === '') throw new CrawlOptionsError('outDir is required');
+  if (!Array.isArray(options.seeds) || options.seeds.some((s) => typeof s !== 'string')) {
+    throw new CrawlOptionsError('seeds must be a list of URLs');
+  }
+  if (!options.resume && options.seeds.length === 0) throw new CrawlOptionsError('a new crawl needs at least one seed URL');
+  wholeNumber('maxPages', options.maxPages, 1);
+  wholeNumber('concurrency', options.concurrency, 1);
+  wholeNumber('perHostConcurrency', options.perHostConcurrency, 1);
+  wholeNumber('delayMs', options.delayMs, 0);
+  wholeNumber('maxDepth', options.maxDepth, 0);
+  if (options.maxPagesPerHost !== null) wholeNumber('maxPagesPerHost', options.maxPagesPerHost, 1);
+  wholeNumber('window', options.window, 1);
+  if (!(options.relevanceThreshold >= 0 && options.relevanceThreshold <= 1)) {
+    throw new CrawlOptionsError(`relevanceThreshold must lie in [0, 1], got ${String(options.relevanceThreshold)}`);
+  }
+  const strategy = options.strategy as Partial<CrawlStrategy> | undefined;
+  if (!strategy || typeof strategy.name !== 'string' || typeof strategy.scoreLinks !== 'function') {
+    throw new CrawlOptionsError('strategy is required (createStrategy(name, deps))');
+  }
+  if (!Array.isArray(options.hooks)) throw new CrawlOptionsError('hooks must be a list of hook sets');
+  for (const fn of ['onProgress', 'pageJudge', 'log'] as const) {
+    if (options[fn] !== undefined && typeof options[fn] !== 'function') throw new CrawlOptionsError(`${fn} must be a function`);
+  }
+
+  const traps: TrapCaps = { ...DEFAULT_TRAP_CAPS, ...(input.traps ?? {}) };
+  for (const [key, value] of Object.entries(traps)) wholeNumber(`traps.${key}`, value, 1);
+  let fetch: FetchOptions;
+  try {
+    fetch = validateFetchOptions(input.fetch ?? {});
+  } catch (error) {
+    throw new CrawlOptionsError(`fetch: ${(error as Error).message}`, { cause: error });
+  }
+  return { ...options, traps, fetch };
+}
+
+function wholeNumber(name: string, value: unknown, min: number): void {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw new CrawlOptionsError(`${name} must be a whole number ≥ ${min}, got ${String(value)}`);
+  }
+}

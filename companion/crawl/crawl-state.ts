@@ -1,0 +1,130 @@
+/**
+ * The crawl's in-memory counters: what is in flight per host, what each host has had, the
+ * running totals for progress and the harvest estimate. Everything here can be rebuilt from the
+ * store, and is on resume (`CrawlStore.pageStats`, `pageCountsByHost`); nothing here is the
+ * source of truth.
+ */
+import type { CrawlStore } from '../store/crawl-store.ts';
+import type { PageRecord, StoreCounts } from '../store/records.ts';
+import type { ClaimDecision } from '../store/frontier-queries.ts';
+import type { FrontierRow } from '../store/records.ts';
+import type { CrawlOptions } from './crawl-options.ts';
+import type { CrawlProgress } from './progress.ts';
+
+/** How often the frontier's size is re-counted for progress (a count walks the table). */
+const COUNTS_REFRESH_MS = 1000;
+
+export class CrawlState {
+  fetched: number;
+  fetchedThisRun = 0;
+  robotsDenied: number;
+  errors: number;
+  judged: number;
+  relevant: number;
+  inFlight = 0;
+  readonly startedAt = Date.now();
+  readonly #perHostFetched: Map<string, number>;
+  readonly #perHostInFlight = new Map<string, number>();
+  readonly #waiters: (() => void)[] = [];
+  #counts: StoreCounts;
+  #countsAt = 0;
+
+  constructor(
+    private readonly store: CrawlStore,
+    private readonly options: CrawlOptions,
+  ) {
+    const stats = store.pageStats(options.relevanceThreshold);
+    this.fetched = stats.fetched;
+    this.robotsDenied = stats.robotsDenied;
+    this.errors = stats.errors;
+    this.judged = stats.judged;
+    this.relevant = stats.relevant;
+    this.#perHostFetched = store.pageCountsByHost();
+    this.#counts = store.counts();
+    this.#countsAt = Date.now();
+  }
+
+  /** Whether more URLs may be claimed: fetched plus in flight below maxPages. */
+  get budgetLeft(): boolean {
+    return this.fetched + this.inFlight < this.options.maxPages;
+  }
+
+  /** The frontier claim rule: per-host concurrency (skip for now) and per-host cap (drop). */
+  decide = (row: FrontierRow): ClaimDecision => {
+    const busy = this.#perHostInFlight.get(row.host) ?? 0;
+    const cap = this.options.maxPagesPerHost;
+    if (cap !== null) {
+      const had = this.#perHostFetched.get(row.host) ?? 0;
+      if (had >= cap) return { drop: `host reached maxPagesPerHost (${cap})` };
+      if (had + busy >= cap) return 'skip';
+    }
+    return busy >= this.options.perHostConcurrency ? 'skip' : 'take';
+  };
+
+  /** Whether a host still takes pages (children of capped hosts are not enqueued). */
+  hostOpen(host: string): boolean {
+    const cap = this.options.maxPagesPerHost;
+    return cap === null || (this.#perHostFetched.get(host) ?? 0) < cap;
+  }
+
+  begin(host: string): void {
+    this.inFlight++;
+    this.#perHostInFlight.set(host, (this.#perHostInFlight.get(host) ?? 0) + 1);
+  }
+
+  end(host: string): void {
+    this.inFlight--;
+    const n = (this.#perHostInFlight.get(host) ?? 1) - 1;
+    if (n > 0) this.#perHostInFlight.set(host, n);
+    else this.#perHostInFlight.delete(host);
+    this.wake();
+  }
+
+  /** Counts a page just recorded. */
+  settled(record: PageRecord, host: string): void {
+    if (record.outcome === 'robots-denied') {
+      this.robotsDenied++;
+      return;
+    }
+    this.fetched++;
+    this.fetchedThisRun++;
+    this.#perHostFetched.set(host, (this.#perHostFetched.get(host) ?? 0) + 1);
+    if (record.outcome !== 'ok') this.errors++;
+    if (record.relevance !== undefined) {
+      this.judged++;
+      if (record.relevance >= this.options.relevanceThreshold) this.relevant++;
+    }
+  }
+
+  /** Resolves when a task ends or `wake` is called (abort). */
+  changed(): Promise<void> {
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  wake(): void {
+    for (const resolve of this.#waiters.splice(0)) resolve();
+  }
+
+  progress(done: boolean): CrawlProgress {
+    const now = Date.now();
+    if (done || now - this.#countsAt >= COUNTS_REFRESH_MS) {
+      this.#counts = this.store.counts();
+      this.#countsAt = now;
+    }
+    const elapsedMs = now - this.startedAt;
+    return {
+      fetched: this.fetched,
+      fetchedThisRun: this.fetchedThisRun,
+      maxPages: this.options.maxPages,
+      queued: this.#counts.queued,
+      inFlight: this.inFlight,
+      errors: this.errors,
+      judged: this.judged,
+      relevant: this.relevant,
+      harvest: this.judged > 0 ? this.relevant / this.judged : null,
+      elapsedMs,
+      pagesPerSecond: elapsedMs > 0 ? (this.fetchedThisRun * 1000) / elapsedMs : 0,
+      done,
+    };
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The crawl loop: `runCrawl(options)` fetches in priority order (higher score sooner) until
+ * maxPages pages are fetched, the frontier runs dry, or `signal` aborts.
+ *
+ * Data flow, one URL at a time per worker (`concurrency` workers):
+ *   1. claim the best queued URL whose host has a free slot (SQLite index walk, `CrawlState.decide`)
+ *   2. beforeFetch hooks → robots.txt → host politeness slot (delay, Crawl-delay) → fetch
+ *   3. afterFetch hooks → segments → link contexts → afterParse → strategy scores → linksScored
+ *   4. one transaction: page row + URL done + children upserted (max score) → pages.jsonl line
+ *      → pageStored hooks → progress
+ * A page's failure is recorded on its row and the crawl goes on (`crawl-errors.ts` decides).
+ */
+import type { CrawlOptionsInput } from './crawl-options.ts';
+import { validateCrawlOptions } from './crawl-options.ts';
+import { openSession } from './crawl-session.ts';
+import { CrawlState } from './crawl-state.ts';
+import { createFetcher } from './default-fetcher.ts';
+import { PAGES_FILE } from './pages-jsonl.ts';
+import { processUrl, type UrlContext } from './process-url.ts';
+import { join } from 'node:path';
+import { STORE_FILE } from '../store/crawl-store.ts';
+
+export type StopReason = 'max-pages' | 'frontier-empty' | 'aborted';
+
+export interface CrawlSummary {
+  outDir: string;
+  pagesFile: string;
+  storeFile: string;
+  resumed: boolean;
+  /** URLs a killed earlier run had in flight, queued again by this run. */
+  requeued: number;
+  /** Pages fetched over the whole crawl, and by this run (robots-denied URLs not counted). */
+  fetched: number;
+  fetchedThisRun: number;
+  robotsDenied: number;
+  /** Fetched pages whose outcome was not ok. */
+  errors: number;
+  judged: number;
+  relevant: number;
+  /** relevant / judged; null without a page judge. */
+  harvest: number | null;
+  /** URLs still queued. */
+  queued: number;
+  stoppedBy: StopReason;
+  elapsedMs: number;
+}
+
+export async function runCrawl(input: CrawlOptionsInput): Promise<CrawlSummary> {
+  const options = validateCrawlOptions(input);
+  const session = openSession(options);
+  const { store, jsonl } = session;
+  const state = new CrawlState(store, options);
+  const fetcher = createFetcher(options);
+  const ctx: UrlContext = { options, store, jsonl, state, fetcher };
+  let failure: unknown;
+  const onAbort = () => state.wake();
+  options.signal?.addEventListener('abort', onAbort);
+
+  async function worker(): Promise<void> {
+    while (!options.signal?.aborted && failure === undefined) {
+      const row = state.budgetLeft ? store.claimNext(state.decide) : undefined;
+      if (!row) {
+        if (state.inFlight === 0) return; // nothing queued (or budget spent) and nothing coming
+        await state.changed(); // a task in flight may free a host slot or enqueue children
+        continue;
+      }
+      state.begin(row.host);
+      try {
+        await processUrl(ctx, row);
+      } catch (error) {
+        failure ??= error;
+        state.wake();
+      } finally {
+        state.end(row.host);
+      }
+    }
+  }
+
+  try {
+    await Promise.all(Array.from({ length: options.concurrency }, worker));
+    if (failure !== undefined) throw failure;
+    const progress = state.progress(true);
+    options.onProgress?.(progress);
+    const stoppedBy: StopReason = options.signal?.aborted
+      ? 'aborted'
+      : state.fetched >= options.maxPages
+        ? 'max-pages'
+        : 'frontier-empty';
+    return {
+      outDir: options.outDir,
+      pagesFile: join(options.outDir, PAGES_FILE),
+      storeFile: join(options.outDir, STORE_FILE),
+      resumed: session.resumed,
+      requeued: session.requeued,
+      fetched: state.fetched,
+      fetchedThisRun: state.fetchedThisRun,
+      robotsDenied: state.robotsDenied,
+      errors: state.errors,
+      judged: state.judged,
+      relevant: state.relevant,
+      harvest: progress.harvest,
+      queued: progress.queued,
+      stoppedBy,
+      elapsedMs: progress.elapsedMs,
+    };
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+    await fetcher.close();
+    jsonl.close();
+    store.close();
+  }
+}

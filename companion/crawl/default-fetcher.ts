@@ -1,0 +1,32 @@
+/**
+ * The crawl's network side, composed from the fetch layer: one robots.txt cache, one host
+ * scheduler (per-host concurrency and delay; a robots.txt Crawl-delay longer than `delayMs`
+ * wins) and `fetchPage` with robots and trap checks on every redirect hop.
+ */
+import { fetchPage } from '../fetch/fetch-page.ts';
+import { HostScheduler } from '../fetch/host-scheduler.ts';
+import { RobotsCache } from '../fetch/robots.ts';
+import type { CrawlOptions } from './crawl-options.ts';
+import type { CrawlFetcher } from './process-url.ts';
+import { trapReason } from './traps.ts';
+
+export interface ClosableFetcher extends CrawlFetcher {
+  close(): Promise<void>;
+}
+
+export function createFetcher(options: CrawlOptions): ClosableFetcher {
+  const robots = new RobotsCache({ userAgent: options.fetch.userAgent, fetch: options.fetch });
+  const scheduler = new HostScheduler({ perHostConcurrency: options.perHostConcurrency, delayMs: options.delayMs });
+  const allowHop = (url: string) => trapReason(url, options.traps) === null;
+  return {
+    isAllowed: (url) => robots.isAllowed(url),
+    async acquire(url, host, signal) {
+      const crawlDelayMs = await robots.crawlDelayMs(url);
+      return scheduler.acquire(host, crawlDelayMs, signal);
+    },
+    fetch: (url, signal) => fetchPage(url, { ...options.fetch, allowHop, signal, robots }),
+    async close() {
+      // The shared keep-alive Agent outlives one crawl (the service runs several); nothing to close.
+    },
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * One URL's life in the crawl, from claim to record, with the hook points in the order
+ * `crawl-hooks.ts` states. The page's record, its frontier row and its children are written in
+ * one transaction, and only then is the line appended and `pageStored` called.
+ */
+import { extractContexts } from '../../shared/contexts/extract-contexts.ts';
+import { segmentsFromHtml } from '../../shared/segments/from-html.ts';
+import type { PageSegments } from '../../shared/segments/types.ts';
+import type { FetchedPage } from '../fetch/fetch-page.ts';
+import { hostOf, type CrawlStore } from '../store/crawl-store.ts';
+import type { FrontierEntry, FrontierRow, PageRecord } from '../store/records.ts';
+import { errorLine, reactionTo, SkipUrlError } from './crawl-errors.ts';
+import { runHooks, type UrlTask } from './crawl-hooks.ts';
+import type { CrawlOptions } from './crawl-options.ts';
+import type { CrawlState } from './crawl-state.ts';
+import { followLinks } from './follow-links.ts';
+import type { PagesJsonl } from './pages-jsonl.ts';
+import { pageText } from './strategies/term-vector.ts';
+
+/** The network side the loop needs, composed from the fetch layer in `crawler.ts`. */
+export interface CrawlFetcher {
+  /** robots.txt says this URL may be fetched. */
+  isAllowed(url: string): Promise<boolean>;
+  /** Waits for a politeness slot on the URL's host; call the result when the fetch is over. */
+  acquire(url: string, host: string, signal: AbortSignal | undefined): Promise<() => void>;
+  fetch(url: string, signal: AbortSignal | undefined): Promise<FetchedPage>;
+}
+
+export interface UrlContext {
+  options: CrawlOptions;
+  store: CrawlStore;
+  jsonl: PagesJsonl;
+  state: CrawlState;
+  fetcher: CrawlFetcher;
+}
+
+/** Handles a claimed URL. Throws only when the crawl must stop (`reactionTo` → stop-crawl). */
+export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<void> {
+  const task: UrlTask = { url: row.url, depth: row.depth, score: row.score, parent: row.parent };
+  let fetched: FetchedPage | undefined;
+  let recorded = false;
+  try {
+    if (!(await runHooks(ctx.options.hooks, 'beforeFetch', task))) throw new SkipUrlError('skipped by a beforeFetch hook');
+    if (!(await ctx.fetcher.isAllowed(task.url))) {
+      const stored = commit(ctx, baseRecord(task, { outcome: 'robots-denied', error: 'disallowed by robots.txt' }), []);
+      recorded = true;
+      await runHooks(ctx.options.hooks, 'pageStored', stored);
+      return;
+    }
+    const release = await ctx.fetcher.acquire(task.url, row.host, ctx.options.signal);
+    try {
+      fetched = await ctx.fetcher.fetch(task.url, ctx.options.signal);
+    } finally {
+      release();
+    }
+    if (ctx.options.signal?.aborted) {
+      // Paused or stopped mid-fetch: the page was never recorded, so it stays to be fetched.
+      ctx.store.requeue(task.url);
+      return;
+    }
+    await runHooks(ctx.options.hooks, 'afterFetch', fetched, task);
+    const { record, children } = await parseAndScore(ctx, task, fetched);
+    const stored = commit(ctx, record, children);
+    recorded = true;
+    await runHooks(ctx.options.hooks, 'pageStored', stored);
+  } catch (error) {
+    if (ctx.options.signal?.aborted && !recorded) {
+      // fetchPage rejects with the abort reason: not the page's failure, so keep it queued.
+      ctx.store.requeue(task.url);
+      return;
+    }
+    const reaction = reactionTo(error);
+    if (reaction === 'stop-crawl') {
+      if (!recorded) ctx.store.requeue(task.url);
+      throw error;
+    }
+    if (recorded) {
+      // A pageStored hook failed after the page was safely recorded: report, go on.
+      ctx.options.log(`crawl: a pageStored hook failed for ${task.url}: ${errorLine(error)}`);
+    } else if (reaction === 'skip-url') {
+      ctx.store.drop(task.url, (error as Error).message);
+    } else {
+      const record = fetched ? fetchedRecord(task, fetched) : baseRecord(task, {});
+      const stored = commit(ctx, { ...record, outcome: 'error', error: errorLine(error) }, []);
+      await runHooks(ctx.options.hooks, 'pageStored', stored).catch((hookError: unknown) => {
+        if (reactionTo(hookError) === 'stop-crawl') throw hookError;
+        ctx.options.log(`crawl: a pageStored hook failed for ${task.url}: ${errorLine(hookError)}`);
+      });
+    }
+  }
+}
+
+/** Parses an HTML page, scores its links, judges it; a non-HTML outcome is recorded as is. */
+async function parseAndScore(
+  ctx: UrlContext,
+  task: UrlTask,
+  fetched: FetchedPage,
+): Promise<{ record: PageRecord; children: FrontierEntry[] }> {
+  const record = fetchedRecord(task, fetched);
+  if (fetched.outcome !== 'ok' || fetched.html === undefined) return { record, children: [] };
+
+  const { options, state } = ctx;
+  const page: PageSegments = segmentsFromHtml(fetched.html, fetched.finalUrl);
+  const contexts = options.strategy.contexts?.(page) ?? extractContexts(page, { window: options.window });
+  const parsed = { task, fetched, page, contexts };
+  await runHooks(options.hooks, 'afterParse', parsed);
+
+  const scores = options.strategy.scoreLinks({ url: fetched.finalUrl, page, depth: task.depth, score: task.score }, contexts);
+  const { followed, children } = followLinks(
+    task,
+    fetched.finalUrl,
+    page,
+    contexts,
+    scores,
+    options,
+    (host) => state.hostOpen(host),
+    options.strategy.name,
+  );
+  await runHooks(options.hooks, 'linksScored', { ...parsed, scores, followed });
+
+  if (options.pageJudge) {
+    const relevance = await options.pageJudge(page, pageText(page).join('\n'));
+    if (!(relevance >= 0 && relevance <= 1)) throw new Error(`the page judge returned ${relevance}, not a relevance in [0, 1]`);
+    record.relevance = relevance;
+  }
+  if (page.robots.noindex) record.noindex = true;
+  return { record, children };
+}
+
+/** The page's transaction, then its line and the counters. The pageStored hooks come after. */
+function commit(ctx: UrlContext, record: PageRecord, children: FrontierEntry[]): PageRecord {
+  const stored = ctx.store.recordPage(record, children);
+  ctx.jsonl.append(stored);
+  ctx.state.settled(stored, hostOf(stored.url));
+  ctx.options.onProgress?.(ctx.state.progress(false));
+  return stored;
+}
+
+function baseRecord(task: UrlTask, extra: Partial<PageRecord>): PageRecord {
+  return {
+    url: task.url,
+    finalUrl: task.url,
+    status: 0,
+    depth: task.depth,
+    parent: task.parent,
+    score: task.score,
+    fetchedAt: new Date().toISOString(),
+    bytes: 0,
+    contentType: '',
+    outcome: 'error',
+    ...extra,
+  };
+}
+
+function fetchedRecord(task: UrlTask, fetched: FetchedPage): PageRecord {
+  const record = baseRecord(task, {
+    finalUrl: fetched.finalUrl,
+    status: fetched.status,
+    bytes: fetched.bytes,
+    contentType: fetched.contentType,
+    outcome: fetched.outcome,
+  });
+  if (fetched.error !== undefined) record.error = fetched.error;
+  return record;
+}

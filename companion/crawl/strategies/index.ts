@@ -1,0 +1,61 @@
+/**
+ * The strategy registry: `createStrategy(name, deps)` for the command line and the service.
+ * Each strategy states what it needs; a missing dependency or an unknown name is one clear line.
+ */
+import type { LinkScorer } from '../../../shared/pipeline/link-scorer.ts';
+import type { Tokenizer } from '../../../shared/tokens/types.ts';
+import { createBestFirstStrategy } from './best-first-strategy.ts';
+import { createBfsStrategy } from './bfs-strategy.ts';
+import type { CrawlStrategy } from './crawl-strategy.ts';
+import { createNbStrategy } from './nb-strategy.ts';
+
+export type { CrawlStrategy, ParentPage } from './crawl-strategy.ts';
+
+/** Everything any strategy may need; each takes what it uses. */
+export interface StrategyDeps {
+  /** nb: the model, composed with its tokenizer and feature options. */
+  scorer?: LinkScorer;
+  /** nb: identifies the model file for resume checks. */
+  modelFingerprint?: string;
+  /** best-first: tokenizer for the topic and page text. */
+  tokenizer?: Tokenizer;
+  /** best-first: topic keywords or sample text (`--topic`, `--topic-file`). */
+  topicText?: string;
+  /** best-first: α of seed 004's formula. Default 0.6. */
+  alpha?: number;
+}
+
+/** A strategy's dependencies are wrong: the caller must supply something (a model, a topic). */
+export class StrategyConfigError extends Error {
+  override readonly name = 'StrategyConfigError';
+}
+
+const FACTORIES: Record<string, (deps: StrategyDeps) => CrawlStrategy> = {
+  nb(deps) {
+    if (!deps.scorer) throw new StrategyConfigError('strategy nb needs a model (--model FILE)');
+    return createNbStrategy({ scorer: deps.scorer, fingerprint: deps.modelFingerprint });
+  },
+  bfs: () => createBfsStrategy(),
+  'best-first'(deps) {
+    if (!deps.topicText?.trim()) {
+      throw new StrategyConfigError('strategy best-first needs a topic (--topic "keywords…" or --topic-file FILE)');
+    }
+    if (!deps.tokenizer) throw new StrategyConfigError('strategy best-first needs a tokenizer');
+    try {
+      return createBestFirstStrategy({ tokenizer: deps.tokenizer, topic: deps.topicText, alpha: deps.alpha });
+    } catch (error) {
+      throw new StrategyConfigError((error as Error).message, { cause: error });
+    }
+  },
+};
+
+/** The valid strategy names, in the order help text lists them. */
+export const STRATEGY_NAMES: readonly string[] = Object.keys(FACTORIES);
+
+export function createStrategy(name: string, deps: StrategyDeps = {}): CrawlStrategy {
+  const factory = Object.hasOwn(FACTORIES, name) ? FACTORIES[name] : undefined;
+  if (!factory) {
+    throw new StrategyConfigError(`unknown crawl strategy "${name}"; valid strategies: ${STRATEGY_NAMES.join(', ')}`);
+  }
+  return factory(deps);
+}

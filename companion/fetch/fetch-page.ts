@@ -1,0 +1,217 @@
+/**
+ * Fetching one page as a careful crawler does (the "spider" of seed 003): a clear User-Agent,
+ * redirects followed by hand with a limit, loop detection and a check on every hop, a deadline
+ * per response, a byte cap applied after decompression, non-HTML skipped as early as possible,
+ * and the charset honoured. Page-level trouble never throws: it comes back as an `outcome` with
+ * one line of `error`, so the crawl loop records it and moves on.
+ *
+ * The one exception is the caller's own `signal`: when it aborts, `fetchPage` rejects with the
+ * signal's reason, so a crawl being stopped does not record its in-flight pages as failed (they
+ * stay in the frontier and are fetched again on resume).
+ */
+import type { Dispatcher } from 'undici';
+import { decodeHtml, type CharsetSource } from './charset.ts';
+import { binaryReason, isHtmlType, isUnknownType, mimeEssence, sniffUntyped, SNIFF_BYTES } from './content-sniff.ts';
+import { classifyFetchFailure, isRetryable } from './fetch-errors.ts';
+import type { FetchOptions } from './fetch-options.ts';
+import { sharedAgent } from './http-agent.ts';
+import { ACCEPT_HTML, REDIRECT_STATUSES, discardBody, dropBody, headerValue, sendGet, withDeadline, type ResponseHead } from './http-exchange.ts';
+import { BodyReader } from './response-body.ts';
+
+export type FetchOutcome =
+  | 'ok' | 'not-html' | 'binary' | 'too-large' | 'http-error' | 'robots-denied' | 'redirect-denied'
+  | 'redirect-loop' | 'too-many-redirects' | 'timeout' | 'network-error';
+
+export interface FetchedPage {
+  /** The URL asked for, as given. */
+  url: string;
+  /** The last URL requested (after redirects that were followed). */
+  finalUrl: string;
+  /** HTTP status of the last response; 0 when none arrived (refused, reset, DNS, connect timeout). */
+  status: number;
+  /** Media type without parameters (`text/html`); sniffed when the header had none; '' if unknown. */
+  contentType: string;
+  /** The charset the HTML was decoded with, normalised (`utf-8`, `gb18030`, `big5`, …). */
+  charset?: string;
+  /** Decoded body bytes read (0 when the body was skipped unread). */
+  bytes: number;
+  /** Each redirect target in order, including a refused last one; empty when none. */
+  redirects: string[];
+  /** Decoded text, only for HTML pages read in full (`outcome: 'ok'`). */
+  html?: string;
+  outcome: FetchOutcome;
+  /** One clear line when outcome is not 'ok'. */
+  error?: string;
+  /** Whether trying again later may succeed (set when outcome is not 'ok'); see fetch-errors.ts. */
+  retryable?: boolean;
+  /** Where `charset` came from: byte order mark, header, meta tag, default or the GB18030 fallback. */
+  charsetSource?: CharsetSource;
+  /** True when `contentType` was sniffed from the body because the header had none. */
+  sniffed?: boolean;
+  /** Bytes on the wire for the last response's body (differs from `bytes` when compressed). */
+  wireBytes?: number;
+}
+
+/** A robots checker: RobotsCache fits; kept structural so tests and callers can pass their own. */
+export interface RobotsCheck {
+  isAllowed(url: string): Promise<boolean>;
+}
+
+export interface FetchPageOptions extends FetchOptions {
+  /** Called for every redirect target before it is requested; `false` ends with `redirect-denied`. */
+  allowHop?: (url: string) => boolean | Promise<boolean>;
+  /** Aborting rejects `fetchPage` with the signal's reason (see the file header). */
+  signal?: AbortSignal;
+  /** When given, the first URL and every hop are checked; a disallowed one ends with `robots-denied`. */
+  robots?: RobotsCheck;
+}
+
+type Ending = Omit<FetchedPage, 'url' | 'redirects'>;
+
+export async function fetchPage(url: string, options: FetchPageOptions, dispatcher?: Dispatcher): Promise<FetchedPage> {
+  const redirects: string[] = [];
+  const done = (ending: Ending): FetchedPage => {
+    const page: FetchedPage = { url, redirects, ...ending };
+    if (page.outcome !== 'ok' && page.retryable === undefined) page.retryable = isRetryable(page);
+    return page;
+  };
+  const fail = (finalUrl: string, status: number, outcome: FetchOutcome, error: string): FetchedPage =>
+    done({ finalUrl, status, contentType: '', bytes: 0, outcome, error });
+
+  let current: URL;
+  try {
+    current = new URL(url);
+  } catch {
+    return fail(url, 0, 'network-error', `invalid URL: ${url.slice(0, 200)}`);
+  }
+  if (!isHttp(current)) return fail(url, 0, 'network-error', `unsupported scheme ${current.protocol}`);
+  if (options.robots && !(await options.robots.isAllowed(current.href))) {
+    return fail(current.href, 0, 'robots-denied', 'disallowed by robots.txt');
+  }
+
+  const agent = dispatcher ?? sharedAgent(options.connectTimeoutMs);
+  const seen = new Set([withoutHash(current)]);
+  for (;;) {
+    const step = await exchange(current.href, options, agent);
+    if (step.kind === 'page') return done(step.ending);
+
+    const { status, location } = step;
+    if (location === undefined) return fail(current.href, status, 'http-error', `HTTP ${status} redirect without a Location header`);
+    let target: URL;
+    try {
+      target = new URL(location, current);
+    } catch {
+      return fail(current.href, status, 'http-error', `HTTP ${status} redirect to an invalid Location: ${location.slice(0, 200)}`);
+    }
+    redirects.push(target.href);
+    if (!isHttp(target)) return fail(current.href, status, 'redirect-denied', `redirect to unsupported scheme ${target.protocol}`);
+    if (seen.has(withoutHash(target))) return fail(current.href, status, 'redirect-loop', `redirect loop back to ${target.href}`);
+    if (redirects.length > options.maxRedirects) {
+      return fail(current.href, status, 'too-many-redirects', `more than ${options.maxRedirects} redirects`);
+    }
+    if (options.robots && !(await options.robots.isAllowed(target.href))) {
+      return fail(current.href, status, 'robots-denied', `redirect to ${target.href} disallowed by robots.txt`);
+    }
+    if (options.allowHop && !(await options.allowHop(target.href))) {
+      return fail(current.href, status, 'redirect-denied', `redirect to ${target.href} refused by the crawler`);
+    }
+    seen.add(withoutHash(target));
+    current = target;
+  }
+}
+
+type Step = { kind: 'page'; ending: Ending } | { kind: 'redirect'; status: number; location: string | undefined };
+
+/** One request under its own deadline: a finished page, or a redirect to follow. */
+async function exchange(url: string, options: FetchPageOptions, dispatcher: Dispatcher): Promise<Step> {
+  // Filled in as the exchange progresses, for the failure report if it breaks midway.
+  const progress: { status: number; reader?: BodyReader } = { status: 0 };
+  try {
+    return await withDeadline(options.responseTimeoutMs, options.signal, async (signal) => {
+      const head = await sendGet(url, { userAgent: options.userAgent, accept: ACCEPT_HTML, timeoutMs: options.responseTimeoutMs }, dispatcher, signal);
+      const status = (progress.status = head.status);
+      if (REDIRECT_STATUSES.has(status)) {
+        await discardBody(head.body);
+        return { kind: 'redirect', status, location: headerValue(head.headers, 'location') };
+      }
+      return { kind: 'page', ending: await readPage(url, head, options, (r) => (progress.reader = r)) };
+    });
+  } catch (err) {
+    progress.reader?.cancel();
+    if (options.signal?.aborted) throw options.signal.reason;
+    const failure = classifyFetchFailure(err);
+    return {
+      kind: 'page',
+      ending: {
+        finalUrl: url, status: progress.status, contentType: '', bytes: progress.reader?.decodedBytes ?? 0,
+        outcome: failure.outcome, error: failure.message, retryable: failure.retryable,
+      },
+    };
+  }
+}
+
+/** Decides from status, headers and the first bytes whether to read the page, then reads it. */
+async function readPage(url: string, head: ResponseHead, options: FetchOptions, track: (r: BodyReader) => void): Promise<Ending> {
+  const { status, headers, body } = head;
+  const contentTypeHeader = headerValue(headers, 'content-type');
+  const declared = mimeEssence(contentTypeHeader);
+  const base = { finalUrl: url, status, contentType: declared, bytes: 0 };
+
+  if (status < 200 || status > 299) {
+    await discardBody(body);
+    return { ...base, outcome: 'http-error', error: `HTTP ${status}` };
+  }
+  const unknown = isUnknownType(declared);
+  if (!unknown && !isHtmlType(declared)) {
+    dropBody(body); // not a page: read none of it
+    return { ...base, outcome: 'not-html', error: `not HTML: ${declared}` };
+  }
+  const length = Number(headerValue(headers, 'content-length'));
+  if (Number.isFinite(length) && length > options.maxBytes) {
+    dropBody(body);
+    return { ...base, outcome: 'too-large', error: `Content-Length ${length} exceeds the ${options.maxBytes}-byte limit` };
+  }
+  const opened = BodyReader.open(body, headerValue(headers, 'content-encoding'), options.maxBytes);
+  if (!('readAll' in opened)) {
+    dropBody(body);
+    return { ...base, outcome: 'network-error', retryable: false, error: `unsupported Content-Encoding '${opened.unsupported}'` };
+  }
+  const reader = opened;
+  track(reader);
+  const sizes = () => ({ bytes: reader.decodedBytes, wireBytes: reader.wireBytes });
+  const tooLarge = (): Ending => ({ ...base, ...sizes(), outcome: 'too-large', error: `body exceeds the ${options.maxBytes}-byte limit` });
+
+  if ((await reader.readAtLeast(SNIFF_BYTES)) === 'over-limit') return tooLarge();
+  const first = reader.bytes();
+  let contentType = declared;
+  let sniffed: boolean | undefined;
+  if (unknown) {
+    const kind = sniffUntyped(first);
+    sniffed = true;
+    contentType = kind === 'html' ? 'text/html' : kind === 'binary' ? 'application/octet-stream' : 'text/plain';
+    if (kind !== 'html') {
+      reader.cancel();
+      return { ...base, ...sizes(), contentType, sniffed, outcome: kind === 'binary' ? 'binary' : 'not-html', error: `no Content-Type and the body looks like ${kind === 'binary' ? binaryReason(first) : 'plain text'}` };
+    }
+  } else {
+    const reason = binaryReason(first);
+    if (reason) {
+      reader.cancel();
+      return { ...base, ...sizes(), outcome: 'binary', error: `labelled ${declared} but the body is binary (${reason})` };
+    }
+  }
+  if ((await reader.readAll()) === 'over-limit') return { ...tooLarge(), contentType };
+  const decoded = decodeHtml(reader.bytes(), contentTypeHeader);
+  return {
+    ...base, ...sizes(), contentType, ...(sniffed ? { sniffed } : {}),
+    charset: decoded.charset, charsetSource: decoded.source, html: decoded.text, outcome: 'ok',
+  };
+}
+
+function isHttp(url: URL): boolean {
+  return url.protocol === 'http:' || url.protocol === 'https:';
+}
+
+function withoutHash(url: URL): string {
+  return url.href.replace(/#.*$/, '');
+}

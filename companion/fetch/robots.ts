@@ -1,0 +1,155 @@
+/**
+ * robots.txt, fetched once per origin and kept for the run (RFC 9309, with Google's documented
+ * conventions where the RFC leaves room):
+ *
+ * - 2xx: parsed with robots-parser; only the first 500 KiB are read (Google's limit), the
+ *   rest ignored, cut back to the last whole line.
+ * - 3xx: followed, up to 5 hops (RFC 9309 §2.3.1.2); more is treated as "no robots.txt".
+ * - 4xx other than 429: no usable robots.txt, so everything is allowed.
+ * - 5xx, 429, timeouts and network errors: the site is unreachable or overloaded, so everything
+ *   is disallowed *for now*; the verdict expires after `unreachableRetryMs` (default 5 minutes)
+ *   and the next question fetches robots.txt again. Google does the same, with longer periods.
+ *
+ * Concurrent callers for one origin share one in-flight fetch. Crawl-delay is read for our
+ * user agent's group (or `*`) and capped at `maxCrawlDelayMs`, so a hostile `Crawl-delay: 86400`
+ * cannot park a worker for a day.
+ */
+import robotsParser from 'robots-parser';
+import type { Dispatcher } from 'undici';
+import { classifyFetchFailure } from './fetch-errors.ts';
+import type { FetchOptions } from './fetch-options.ts';
+import { sharedAgent } from './http-agent.ts';
+import { REDIRECT_STATUSES, discardBody, dropBody, headerValue, sendGet, withDeadline } from './http-exchange.ts';
+import { BodyReader } from './response-body.ts';
+
+/** Google reads the first 500 KiB of a robots.txt and ignores the rest. */
+export const ROBOTS_MAX_BYTES = 500 * 1024;
+const MAX_ROBOTS_REDIRECTS = 5;
+
+export interface RobotsCacheOptions {
+  /** Matched against robots.txt groups (robots-parser keys on the text before the first `/`). */
+  userAgent: string;
+  /** Timeouts and the User-Agent for robots.txt requests (maxBytes is replaced by 500 KiB). */
+  fetch: FetchOptions;
+  /** Defaults to the shared keep-alive Agent. */
+  dispatcher?: Dispatcher;
+  /** How long "unreachable, disallow all" stands before robots.txt is asked for again. Default 300 000. */
+  unreachableRetryMs?: number;
+  /** Upper bound on an honoured Crawl-delay, in ms. Default 30 000. */
+  maxCrawlDelayMs?: number;
+}
+
+type RobotsRules = ReturnType<typeof robotsParser>;
+
+/** What is known about one origin's robots.txt. */
+export type RobotsVerdict =
+  | { kind: 'rules'; rules: RobotsRules; status: number }
+  | { kind: 'allow-all'; status: number; reason: string }
+  | { kind: 'disallow-all'; status: number; reason: string; until: number };
+
+export class RobotsCache {
+  private readonly entries = new Map<string, Promise<RobotsVerdict>>();
+  private readonly unreachableRetryMs: number;
+  private readonly maxCrawlDelayMs: number;
+
+  constructor(private readonly options: RobotsCacheOptions) {
+    this.unreachableRetryMs = options.unreachableRetryMs ?? 300_000;
+    this.maxCrawlDelayMs = options.maxCrawlDelayMs ?? 30_000;
+  }
+
+  /** Whether our user agent may fetch `url`. Non-HTTP or unparsable URLs are never allowed. */
+  async isAllowed(url: string): Promise<boolean> {
+    const parsed = parseHttpUrl(url);
+    if (!parsed) return false;
+    if (parsed.pathname === '/robots.txt') return true;
+    const verdict = await this.verdict(parsed.origin);
+    if (verdict.kind === 'allow-all') return true;
+    if (verdict.kind === 'disallow-all') return false;
+    return verdict.rules.isAllowed(parsed.href, this.options.userAgent) ?? true;
+  }
+
+  /** The origin's Crawl-delay for our user agent in ms (capped), or undefined when none is set. */
+  async crawlDelayMs(url: string): Promise<number | undefined> {
+    const parsed = parseHttpUrl(url);
+    if (!parsed) return undefined;
+    const verdict = await this.verdict(parsed.origin);
+    if (verdict.kind !== 'rules') return undefined;
+    const seconds = verdict.rules.getCrawlDelay(this.options.userAgent);
+    if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return undefined;
+    return Math.min(Math.round(seconds * 1000), this.maxCrawlDelayMs);
+  }
+
+  /** The cached verdict for an origin, fetching robots.txt when unknown or expired. */
+  verdict(origin: string): Promise<RobotsVerdict> {
+    const cached = this.entries.get(origin);
+    if (cached) {
+      // An expired "unreachable" verdict is replaced; a pending or settled other one is reused.
+      const fresh = cached.then((v) => (v.kind === 'disallow-all' && Date.now() >= v.until ? undefined : v));
+      return fresh.then((v) => v ?? this.refetch(origin, cached));
+    }
+    return this.refetch(origin, undefined);
+  }
+
+  private refetch(origin: string, expired: Promise<RobotsVerdict> | undefined): Promise<RobotsVerdict> {
+    const current = this.entries.get(origin);
+    // Another caller already replaced the expired entry: share its fetch.
+    if (current && current !== expired) return current;
+    const pending = this.load(origin);
+    this.entries.set(origin, pending);
+    return pending;
+  }
+
+  private async load(origin: string): Promise<RobotsVerdict> {
+    const { fetch } = this.options;
+    const dispatcher = this.options.dispatcher ?? sharedAgent(fetch.connectTimeoutMs);
+    let url = `${origin}/robots.txt`;
+    try {
+      for (let hop = 0; ; hop++) {
+        const result = await withDeadline(fetch.responseTimeoutMs, undefined, async (signal) => {
+          const head = await sendGet(url, { userAgent: this.options.userAgent, accept: 'text/plain,*/*;q=0.1', timeoutMs: fetch.responseTimeoutMs }, dispatcher, signal);
+          if (REDIRECT_STATUSES.has(head.status) || head.status < 200 || head.status > 299) {
+            await discardBody(head.body);
+            return { status: head.status, location: headerValue(head.headers, 'location') };
+          }
+          const reader = BodyReader.open(head.body, headerValue(head.headers, 'content-encoding'), ROBOTS_MAX_BYTES);
+          if (!('readAll' in reader)) {
+            dropBody(head.body);
+            return { status: head.status, text: '' };
+          }
+          const end = await reader.readAll();
+          let text = new TextDecoder('utf-8').decode(reader.bytes().subarray(0, ROBOTS_MAX_BYTES));
+          if (end === 'over-limit') text = text.slice(0, text.lastIndexOf('\n') + 1);
+          return { status: head.status, text };
+        });
+        const { status } = result;
+        // Rules found through a redirect still govern the origin that was asked about.
+        if ('text' in result) return { kind: 'rules', rules: robotsParser(`${origin}/robots.txt`, result.text ?? ''), status };
+        if (REDIRECT_STATUSES.has(status) && result.location && hop < MAX_ROBOTS_REDIRECTS) {
+          const next = parseHttpUrl(new URL(result.location, url).href);
+          if (next) {
+            url = next.href;
+            continue;
+          }
+        }
+        if (REDIRECT_STATUSES.has(status)) return { kind: 'allow-all', status, reason: 'robots.txt redirects too often or nowhere' };
+        if (status >= 400 && status < 500 && status !== 429) return { kind: 'allow-all', status, reason: `robots.txt answered HTTP ${status}` };
+        return this.unreachable(status, `robots.txt answered HTTP ${status}`);
+      }
+    } catch (err) {
+      return this.unreachable(0, `robots.txt unreachable: ${classifyFetchFailure(err).message}`);
+    }
+  }
+
+  private unreachable(status: number, reason: string): RobotsVerdict {
+    return { kind: 'disallow-all', status, reason, until: Date.now() + this.unreachableRetryMs };
+  }
+}
+
+function parseHttpUrl(url: string): URL | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * A saved page classifier as the crawler's `pageJudge`: each parsed page's relevance lands in
+ * pages.jsonl and feeds the running harvest-rate estimate (relevant / judged).
+ */
+import { readFileSync } from 'node:fs';
+import type { PageJudge } from '../crawl/crawl-options.ts';
+import type { Tokenizer } from '../../shared/tokens/types.ts';
+import { PageClassifier, pageTextOf } from './page-classifier.ts';
+
+/** Reads and checks a page model file; every failure is one Error line naming the file. */
+export function loadPageClassifier(path: string, tokenizer: Tokenizer): PageClassifier {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`, { cause: error });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error(`${path} is not JSON (a page model from linkscent train --pages is)`);
+  }
+  try {
+    return PageClassifier.fromFile(json, tokenizer);
+  } catch (error) {
+    throw new Error(`${path}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/**
+ * The judge reads the page's own zones (`pageTextOf`), as training did, not the crawler's
+ * `text` argument (which includes anchors): the same page must get the same features both ways.
+ */
+export function createPageJudge(classifier: PageClassifier): PageJudge {
+  return (page) => classifier.relevance(pageTextOf(page));
+}

@@ -1,0 +1,136 @@
+/**
+ * The frontier's SQL, prepared once per store.
+ *
+ * "A link met again keeps its highest score" (Han et al. 2010 §3.1) is one UPSERT: a new URL is
+ * inserted; a known URL still queued takes the new score, depth and parent only when the score
+ * is higher. Rows already in flight, done or dropped are left alone, so a URL is never fetched
+ * twice however often it is met.
+ */
+import type Database from 'better-sqlite3';
+import type { FrontierEntry, FrontierRow } from './records.ts';
+
+/**
+ * Rows read per step while looking for a claimable URL (keyset pagination over the index): a
+ * few first, since the best row is usually taken; more per step once rows are being skipped.
+ */
+const FIRST_BATCH = 4;
+const CLAIM_BATCH = 64;
+
+/** What the caller decides for a candidate: fetch it now, leave it queued, or drop it. */
+export type ClaimDecision = 'take' | 'skip' | { drop: string };
+
+interface RawFrontierRow {
+  seq: number;
+  url: string;
+  score: number;
+  depth: number;
+  parent: string | null;
+  host: string;
+  discovered_at: number;
+  state: FrontierRow['state'];
+  reason: string | null;
+}
+
+function toRow(raw: RawFrontierRow): FrontierRow {
+  return {
+    seq: raw.seq,
+    url: raw.url,
+    score: raw.score,
+    depth: raw.depth,
+    parent: raw.parent,
+    host: raw.host,
+    discoveredAt: raw.discovered_at,
+    state: raw.state,
+    reason: raw.reason,
+  };
+}
+
+export class FrontierQueries {
+  readonly #upsert: Database.Statement;
+  readonly #markDoneUpsert: Database.Statement;
+  readonly #first: Database.Statement;
+  readonly #after: Database.Statement;
+  readonly #setState: Database.Statement;
+  readonly #get: Database.Statement;
+  readonly #requeueInFlight: Database.Statement;
+  readonly #counts: Database.Statement;
+
+  constructor(db: Database.Database) {
+    this.#upsert = db.prepare(`
+      INSERT INTO frontier (url, score, depth, parent, host, discovered_at, state)
+      VALUES (@url, @score, @depth, @parent, @host, @now, 'queued')
+      ON CONFLICT (url) DO UPDATE
+        SET score = excluded.score, depth = excluded.depth, parent = excluded.parent
+        WHERE frontier.state = 'queued' AND excluded.score > frontier.score`);
+    this.#markDoneUpsert = db.prepare(`
+      INSERT INTO frontier (url, score, depth, parent, host, discovered_at, state)
+      VALUES (@url, @score, @depth, @parent, @host, @now, 'done')
+      ON CONFLICT (url) DO UPDATE SET state = 'done', reason = NULL`);
+    this.#first = db.prepare(`
+      SELECT * FROM frontier WHERE state = 'queued'
+      ORDER BY score DESC, seq LIMIT ${FIRST_BATCH}`);
+    this.#after = db.prepare(`
+      SELECT * FROM frontier WHERE state = 'queued'
+        AND (score < @score OR (score = @score AND seq > @seq))
+      ORDER BY score DESC, seq LIMIT ${CLAIM_BATCH}`);
+    this.#setState = db.prepare(`UPDATE frontier SET state = @state, reason = @reason WHERE url = @url`);
+    this.#get = db.prepare(`SELECT * FROM frontier WHERE url = ?`);
+    this.#requeueInFlight = db.prepare(`UPDATE frontier SET state = 'queued' WHERE state = 'in-flight'`);
+    this.#counts = db.prepare(`SELECT state, count(*) AS n FROM frontier GROUP BY state`);
+  }
+
+  /** Inserts a new URL or raises a queued one's score. True when a row changed. */
+  upsert(entry: FrontierEntry, now: number): boolean {
+    return this.#upsert.run({ ...entry, now }).changes > 0;
+  }
+
+  /** Marks a URL done, inserting it if unknown (a redirect target reached through another URL). */
+  markDone(entry: FrontierEntry, now: number): void {
+    this.#markDoneUpsert.run({ ...entry, now });
+  }
+
+  /**
+   * The best queued row that `decide` takes, marked in flight. Rows `decide` drops are marked
+   * dropped on the way; rows it skips stay queued. Looks at no more than `scanLimit` rows, so a
+   * frontier led by thousands of URLs of one busy host costs a bounded walk, then `undefined`.
+   */
+  claim(decide: (row: FrontierRow) => ClaimDecision, scanLimit: number): FrontierRow | undefined {
+    let batch = (this.#first.all() as RawFrontierRow[]).map(toRow);
+    let scanned = 0;
+    while (batch.length > 0 && scanned < scanLimit) {
+      for (const row of batch) {
+        scanned++;
+        const decision = decide(row);
+        if (decision === 'take') {
+          this.setState(row.url, 'in-flight', null);
+          return { ...row, state: 'in-flight' };
+        }
+        if (decision !== 'skip') this.setState(row.url, 'dropped', decision.drop);
+        if (scanned >= scanLimit) return undefined;
+      }
+      const last = batch[batch.length - 1]!;
+      batch = (this.#after.all({ score: last.score, seq: last.seq }) as RawFrontierRow[]).map(toRow);
+    }
+    return undefined;
+  }
+
+  setState(url: string, state: FrontierRow['state'], reason: string | null): void {
+    this.#setState.run({ url, state, reason });
+  }
+
+  get(url: string): FrontierRow | undefined {
+    const raw = this.#get.get(url) as RawFrontierRow | undefined;
+    return raw && toRow(raw);
+  }
+
+  /** Resume: rows claimed by a crawl that died were never recorded; queue them again. */
+  requeueInFlight(): number {
+    return this.#requeueInFlight.run().changes;
+  }
+
+  countsByState(): Record<FrontierRow['state'], number> {
+    const counts = { queued: 0, 'in-flight': 0, done: 0, dropped: 0 };
+    for (const { state, n } of this.#counts.all() as { state: FrontierRow['state']; n: number }[]) counts[state] = n;
+    return counts;
+  }
+}

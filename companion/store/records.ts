@@ -1,0 +1,68 @@
+/**
+ * Plain records the crawl store reads and writes. `PageRecord` is also, field for field, one line
+ * of `DIR/pages.jsonl` (the command-line contract: `{url, status, depth, parent, score,
+ * fetchedAt, ...}`).
+ */
+import type { FrontierState } from './schema.ts';
+
+/** A URL to put on the frontier. Priority convention: higher `score` is crawled sooner. */
+export interface FrontierEntry {
+  url: string;
+  score: number;
+  depth: number;
+  /** The page the link was found on; null for a seed. */
+  parent: string | null;
+  host: string;
+}
+
+/** A frontier row as stored. `seq` is discovery order. */
+export interface FrontierRow extends FrontierEntry {
+  seq: number;
+  discoveredAt: number;
+  state: FrontierState;
+  reason: string | null;
+}
+
+/** One settled URL, in fetch order. */
+export interface PageRecord {
+  /** Fetch order, 1-based; assigned by the store. */
+  seq?: number;
+  url: string;
+  finalUrl: string;
+  status: number;
+  depth: number;
+  parent: string | null;
+  score: number;
+  fetchedAt: string;
+  bytes: number;
+  contentType: string;
+  /** The fetch layer's outcome ('ok', 'http-error', 'robots-denied', …). */
+  outcome: string;
+  error?: string;
+  /** The page judge's relevance in [0, 1], when a judge was given and the page parsed. */
+  relevance?: number;
+  /** `<meta name="robots" content="noindex">`: recorded, but marked. */
+  noindex?: boolean;
+}
+
+/** Counts for progress and summaries. */
+export interface StoreCounts {
+  queued: number;
+  inFlight: number;
+  done: number;
+  dropped: number;
+  /** Rows in `pages`. */
+  pages: number;
+}
+
+/** Page totals over a whole crawl (see `CrawlStore.pageStats`). */
+export interface PageStats {
+  /** Pages requested: every outcome but robots-denied. */
+  fetched: number;
+  robotsDenied: number;
+  /** Requested pages whose outcome was not ok. */
+  errors: number;
+  /** Pages with a relevance, and those at or above the threshold. */
+  judged: number;
+  relevant: number;
+}

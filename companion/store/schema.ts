@@ -1,0 +1,97 @@
+/**
+ * The crawl store's SQLite schema: one file per crawl, `DIR/crawl.sqlite`.
+ *
+ * Durability. The file runs in WAL mode with `synchronous = FULL`: every committed transaction
+ * is fsync'd to the WAL before `COMMIT` returns. A page is reported (pages.jsonl, progress,
+ * hooks) only after the transaction that records it has committed, so a page reported as fetched
+ * survives `kill -9` and also a power cut. `NORMAL` would survive `kill -9` alone (the WAL is in
+ * the OS cache) but could lose the last pages on a power cut; one fsync per fetched page costs
+ * about a millisecond, nothing next to the network fetch, so we take the stronger guarantee.
+ *
+ * Frontier states: `queued` → `in-flight` (claimed by a worker) → `done` (its page is in
+ * `pages`) or `dropped` (never fetched: per-host cap reached, a hook skipped it; `reason` says
+ * why). A crawl killed mid-fetch leaves `in-flight` rows; resuming puts them back to `queued`,
+ * since their pages were never recorded.
+ */
+import type Database from 'better-sqlite3';
+
+/** Bumped when a table changes shape; a store of another version is refused, not migrated. */
+export const SCHEMA_VERSION = 1;
+
+export const FRONTIER_STATES = ['queued', 'in-flight', 'done', 'dropped'] as const;
+export type FrontierState = (typeof FRONTIER_STATES)[number];
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL            -- JSON
+);
+
+-- The frontier is also the seen set: every URL ever discovered has exactly one row, so dedupe
+-- is bounded by disk, not RAM. seq = discovery order (ties between equal scores go first-found).
+CREATE TABLE IF NOT EXISTS frontier (
+  seq           INTEGER PRIMARY KEY AUTOINCREMENT,
+  url           TEXT    NOT NULL UNIQUE,
+  score         REAL    NOT NULL,   -- priority: higher is crawled sooner
+  depth         INTEGER NOT NULL,
+  parent        TEXT,
+  host          TEXT    NOT NULL,
+  discovered_at INTEGER NOT NULL,   -- ms since epoch
+  state         TEXT    NOT NULL DEFAULT 'queued'
+                CHECK (state IN ('queued', 'in-flight', 'done', 'dropped')),
+  reason        TEXT                -- why a row was dropped
+);
+-- Popping the best queued URL walks this index from its start: O(log n), no sort, no memory.
+CREATE INDEX IF NOT EXISTS frontier_next ON frontier (state, score DESC, seq);
+
+-- One row per URL taken off the frontier and settled; seq = fetch order. url is UNIQUE so a
+-- page recorded twice fails loudly instead of silently duplicating a line of pages.jsonl.
+CREATE TABLE IF NOT EXISTS pages (
+  seq          INTEGER PRIMARY KEY AUTOINCREMENT,
+  url          TEXT    NOT NULL UNIQUE,
+  final_url    TEXT    NOT NULL,
+  host         TEXT    NOT NULL,
+  status       INTEGER NOT NULL,
+  depth        INTEGER NOT NULL,
+  parent       TEXT,
+  score        REAL    NOT NULL,
+  fetched_at   TEXT    NOT NULL,    -- ISO 8601
+  bytes        INTEGER NOT NULL,
+  content_type TEXT    NOT NULL,
+  outcome      TEXT    NOT NULL,
+  error        TEXT,
+  relevance    REAL,
+  noindex      INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS pages_host ON pages (host);
+
+-- Labeled links learned during a crawl (collect, online retraining): seed 000's unit.
+CREATE TABLE IF NOT EXISTS labeled_links (
+  id       INTEGER PRIMARY KEY AUTOINCREMENT,
+  url      TEXT    NOT NULL,
+  page_url TEXT    NOT NULL,
+  anchor   TEXT    NOT NULL,
+  before   TEXT    NOT NULL,
+  after    TEXT    NOT NULL,
+  label    INTEGER NOT NULL CHECK (label IN (0, 1)),
+  source   TEXT    NOT NULL,
+  topic    TEXT    NOT NULL,
+  UNIQUE (url, page_url, topic)
+);
+`;
+
+/** Applies the pragmas and creates the tables (idempotent). Throws on a foreign schema version. */
+export function applySchema(db: Database.Database): void {
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version !== 0 && version !== SCHEMA_VERSION) {
+    throw new Error(
+      `crawl store schema version ${version} is not supported (this build reads version ${SCHEMA_VERSION})`,
+    );
+  }
+  db.exec(DDL);
+  db.pragma(`user_version = ${SCHEMA_VERSION}`);
+}

@@ -1,0 +1,74 @@
+/**
+ * Content → background: a page asks whether to run, sends its links in batches, reports its
+ * on-topic count. Each batch is scored for the active topic and, in the same pass, its contexts
+ * are stored and the pattern-labeled ones learned (passive labeling, no button).
+ */
+import type { LinkContext } from '../../shared/contexts/types.ts';
+import { normalizeUrl, urlHost } from '../../shared/urls/normalize-url.ts';
+import type { PageLink } from '../messages/protocol.ts';
+import { activeTopic } from '../storage/stores.ts';
+import { isExcluded, TOPIC_DEFAULTS } from '../storage/validate.ts';
+import { passiveExamples } from './passive-labels.ts';
+import type { ContentHandlers } from './router.ts';
+import type { BackgroundServices } from './services.ts';
+
+/** The most links one batch may carry, whatever the page claims. */
+export const MAX_BATCH = 1000;
+const MAX_TEXT = 2000;
+
+/** A well-formed link from a page's message, or null: page data is checked, never trusted. */
+export function cleanLink(link: unknown, pageUrl: string): PageLink | null {
+  if (typeof link !== 'object' || link === null) return null;
+  const { ref, url, anchor, before, after } = link as Record<string, unknown>;
+  if (typeof ref !== 'number' || !Number.isInteger(ref) || ref < 0) return null;
+  if (typeof url !== 'string' || !/^https?:\/\//.test(url) || url.length > 4096) return null;
+  const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, MAX_TEXT) : '');
+  return { ref, url, pageUrl, anchor: text(anchor), before: text(before), after: text(after) };
+}
+
+function hostOf(url: string): string {
+  return urlHost(url) ?? '';
+}
+
+export function createContentHandlers(services: BackgroundServices): ContentHandlers {
+  const { topics, settings, worker, badge } = services;
+
+  async function enabledTopic(pageUrl: string) {
+    const current = await settings.get();
+    if (isExcluded(hostOf(pageUrl), current.excludedSites)) return { topic: null, current };
+    return { topic: await activeTopic(topics, settings), current };
+  }
+
+  return {
+    async 'page/settings'(_message, origin) {
+      const { topic, current } = await enabledTopic(origin.url);
+      if (topic === null) await badge.set(origin.tabId, null);
+      return { enabled: topic !== null, window: topic?.window ?? TOPIC_DEFAULTS.window, maxLinks: current.maxLinksPerPage };
+    },
+
+    async 'page/links'(message, origin) {
+      // The page is the sender's, not whatever the message says, in the pipeline's URL form.
+      const pageUrl = normalizeUrl(origin.url, origin.url) ?? origin.url;
+      const { topic } = await enabledTopic(pageUrl);
+      if (topic === null) return { verdicts: [] };
+      const raw: unknown[] = Array.isArray(message.links) ? message.links.slice(0, MAX_BATCH) : [];
+      const links = raw.map((link) => cleanLink(link, pageUrl)).filter((link): link is PageLink => link !== null);
+      if (links.length === 0) return { verdicts: [] };
+      const contexts: LinkContext[] = links.map(({ ref: _ref, ...context }) => context);
+      const examples = passiveExamples(topic, contexts);
+      const page = message.first ? { url: pageUrl, title: typeof message.title === 'string' ? message.title.slice(0, 500) : '' } : undefined;
+      // Scored against the model as it was, then this batch's examples are learned.
+      const [verdicts] = await Promise.all([
+        worker.call('scoreLinks', (remote) => remote.scoreLinks(topic, links)),
+        worker.call('observe', (remote) => remote.observe(topic, examples, page)),
+      ]);
+      return { verdicts };
+    },
+
+    async 'page/count'(message, origin) {
+      const onTopic = Number.isInteger(message.onTopic) && message.onTopic >= 0 ? message.onTopic : 0;
+      await badge.set(origin.tabId, onTopic);
+      return { ok: true };
+    },
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * The adapters the background's handlers act through (STYLE.md 5). `index.ts` builds them on
+ * webextension-polyfill; tests build them in memory. Handlers see plain data only.
+ */
+import type { BackgroundToContent, BackgroundToContentReplies } from '../messages/protocol.ts';
+import type { SettingsStore, TopicStore } from '../storage/stores.ts';
+import type { WorkerRemote } from './worker-host.ts';
+
+export interface WorkerCaller {
+  call<T>(what: string, fn: (remote: WorkerRemote) => Promise<T>): Promise<T>;
+}
+
+export interface TabsAdapter {
+  /** Sends to a tab's content script; null when the tab has none (or it did not answer). */
+  send<M extends BackgroundToContent>(tabId: number, message: M): Promise<BackgroundToContentReplies[M['type']] | null>;
+  /** Every tab's id (content scripts that are not there simply do not answer). */
+  allTabIds(): Promise<number[]>;
+  /** A tab's URL, when the extension may read it (activeTab after a popup click). */
+  urlOf(tabId: number): Promise<string | null>;
+}
+
+export interface BadgeAdapter {
+  /** The on-topic link count on the tab's toolbar button; null clears it. */
+  set(tabId: number, count: number | null): Promise<void>;
+}
+
+export interface BackgroundServices {
+  topics: TopicStore;
+  settings: SettingsStore;
+  worker: WorkerCaller;
+  tabs: TabsAdapter;
+  badge: BadgeAdapter;
+}
+
+/** Asks every tab to re-read its settings and re-score its links (the model or topic changed). */
+export async function refreshAllTabs(tabs: TabsAdapter): Promise<void> {
+  const ids = await tabs.allTabIds();
+  await Promise.all(ids.map((id) => tabs.send(id, { type: 'verdicts/refresh' })));
+}

@@ -1,0 +1,76 @@
+/**
+ * Idle-time work: run a generator's steps only while the page is idle, a few milliseconds at a
+ * time, so extraction never competes with the page's own scripts, input or animation.
+ *
+ * `requestIdleCallback` where the browser has it, else a `setTimeout` that grants one budget
+ * per turn. Each slice runs at least one step (so work always progresses) and stops when the
+ * budget or the idle deadline is used up; a step's size is a count (DOM nodes, links), set by
+ * the producer, so one step stays well under the budget.
+ */
+
+export interface IdleDeadlineLike {
+  timeRemaining(): number;
+}
+
+export type RequestIdle = (callback: (deadline: IdleDeadlineLike) => void) => void;
+
+/** Default time budget of one idle slice, in milliseconds: half a 60 Hz frame. */
+export const DEFAULT_IDLE_BUDGET_MS = 8;
+
+/** Idle callbacks for `win`, with the fallback for browsers without `requestIdleCallback`. */
+export function idleRequester(win: Window, budgetMs = DEFAULT_IDLE_BUDGET_MS): RequestIdle {
+  if (typeof win.requestIdleCallback === 'function') {
+    // The timeout bounds the wait on a page that is never idle; the work then still runs in
+    // small slices.
+    return (callback) => void win.requestIdleCallback(callback, { timeout: 2000 });
+  }
+  return (callback) => {
+    win.setTimeout(() => {
+      const end = performance.now() + budgetMs;
+      callback({ timeRemaining: () => Math.max(0, end - performance.now()) });
+    }, 16);
+  };
+}
+
+/** What a run resolves with when its `cancelled()` turned true before it finished. */
+export const CANCELLED = Symbol('cancelled');
+
+export interface RunOptions {
+  requestIdle: RequestIdle;
+  /** Milliseconds per slice at most. Default `DEFAULT_IDLE_BUDGET_MS`. */
+  budgetMs?: number;
+  /** Checked before every slice; true stops the run. */
+  cancelled?: () => boolean;
+  /** Clock, for the budget. Default `performance.now`. */
+  now?: () => number;
+}
+
+/** Runs `steps` to completion in idle slices; resolves with its return value (or CANCELLED). */
+export function runWhenIdle<T>(steps: Generator<void, T, void>, options: RunOptions): Promise<T | typeof CANCELLED> {
+  const { requestIdle, budgetMs = DEFAULT_IDLE_BUDGET_MS, cancelled = () => false } = options;
+  const now = options.now ?? (() => performance.now());
+  return new Promise((resolve, reject) => {
+    const slice = (deadline: IdleDeadlineLike): void => {
+      if (cancelled()) {
+        steps.return(undefined as T);
+        resolve(CANCELLED);
+        return;
+      }
+      const end = now() + budgetMs;
+      try {
+        do {
+          const step = steps.next();
+          if (step.done) {
+            resolve(step.value);
+            return;
+          }
+        } while (now() < end && deadline.timeRemaining() > 1);
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      requestIdle(slice);
+    };
+    requestIdle(slice);
+  });
+}

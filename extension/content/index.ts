@@ -1,0 +1,43 @@
+/**
+ * Content script entry (manifest content_scripts, document_idle, http and https pages).
+ *
+ * The only file here that touches the real `browser`: everything else takes its dependencies as
+ * parameters so it runs under happy-dom in tests. This script only extracts and paints
+ * (STYLE.md 6): no model, no lexicon, no WASM, no Worker.
+ */
+import browser, { type Runtime } from 'webextension-polyfill';
+import type { BackgroundToContent } from '../messages/protocol.ts';
+import { createContentSender } from '../messages/send.ts';
+import { createTranslate } from '../ui/i18n.ts';
+import { idleRequester } from './idle.ts';
+import { PageSession } from './page-session.ts';
+
+const BACKGROUND_TYPES: ReadonlySet<string> = new Set<BackgroundToContent['type']>([
+  'verdicts/refresh',
+  'highlight/clear',
+  'page/summary',
+]);
+
+function isBackgroundMessage(message: unknown): message is BackgroundToContent {
+  return typeof message === 'object' && message !== null && BACKGROUND_TYPES.has((message as { type?: unknown }).type as string);
+}
+
+const session = new PageSession({
+  doc: document,
+  send: createContentSender(browser.runtime),
+  t: createTranslate(browser.i18n),
+  requestIdle: idleRequester(window),
+  requestFrame: (callback) => window.requestAnimationFrame(callback),
+  pageUrl: () => location.href,
+  viewport: () => ({ width: window.innerWidth, height: window.innerHeight }),
+});
+
+browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender) => {
+  // Only the extension's own background talks to the content script.
+  if (sender.id !== browser.runtime.id || !isBackgroundMessage(message)) return undefined;
+  return session.handle(message);
+});
+
+// A failure here (the extension was reloaded under the page, so its context is gone) leaves the
+// page exactly as it was.
+session.start().catch(() => session.destroy());

@@ -1,0 +1,57 @@
+/**
+ * Painting verdicts: one attribute and one class per link, styled by `highlight.css` (the
+ * manifest's content stylesheet), so no inline style and nothing a page's CSP could block.
+ *
+ *   data-linkscent-level="1" | "2" | "3"   on-topic strength, weak to strong
+ *   class="linkscent-link"                  present on every marked link
+ *
+ * Level 0 removes both, so a refresh can lower a link back to unmarked. All writes of one
+ * verdict batch happen inside one animation frame, after every read, so painting never forces
+ * a layout in the middle of the page's own work.
+ */
+import type { LinkVerdict } from '../messages/protocol.ts';
+import type { LinkRegistry } from './link-registry.ts';
+
+export const LEVEL_ATTRIBUTE = 'data-linkscent-level';
+export const MARK_CLASS = 'linkscent-link';
+
+/** Applies verdicts to their elements now; returns how many elements were marked. */
+export function paintVerdicts(registry: LinkRegistry, verdicts: readonly LinkVerdict[]): number {
+  let marked = 0;
+  for (const verdict of verdicts) {
+    const element = registry.setVerdict(verdict);
+    if (element === undefined) continue;
+    if (verdict.level > 0) {
+      element.setAttribute(LEVEL_ATTRIBUTE, String(verdict.level));
+      element.classList.add(MARK_CLASS);
+      marked += 1;
+    } else {
+      unmark(element);
+    }
+  }
+  return marked;
+}
+
+function unmark(element: Element): void {
+  element.removeAttribute(LEVEL_ATTRIBUTE);
+  element.classList.remove(MARK_CLASS);
+}
+
+export type RequestFrame = (callback: () => void) => unknown;
+
+/** Paints one verdict batch in one animation frame; resolves when it is painted. */
+export function paintInFrame(
+  registry: LinkRegistry,
+  verdicts: readonly LinkVerdict[],
+  requestFrame: RequestFrame,
+): Promise<number> {
+  return new Promise((resolve) => {
+    requestFrame(() => resolve(paintVerdicts(registry, verdicts)));
+  });
+}
+
+/** Removes every highlight under `root` and forgets the verdicts. */
+export function clearHighlights(root: ParentNode, registry: LinkRegistry): void {
+  for (const element of root.querySelectorAll(`[${LEVEL_ATTRIBUTE}], .${MARK_CLASS}`)) unmark(element);
+  registry.clearVerdicts();
+}

@@ -1,0 +1,75 @@
+/**
+ * What the scoring Web Worker exposes through comlink (STYLE.md 4: one interface for the worker).
+ *
+ * The background is the only caller. Every call carries the topic it is about, so the worker
+ * holds no copy of the user's settings: it keeps only what is expensive to rebuild (jieba, the
+ * warm model per topic) and rebuilds it from IndexedDB when it was lost.
+ *
+ * Transport: the background creates a MessageChannel per connection and hands one port to the
+ * worker with a `WorkerConnect` message (through the offscreen document in Chromium, directly in
+ * Firefox); the worker `Comlink.expose`s this API on that port.
+ */
+import type { Label, LabeledLink, LabelSource, Topic } from '../../shared/model/types.ts';
+import type { Counts, LinkVerdict, PageLink } from './protocol.ts';
+
+/** The message that hands the worker a fresh comlink port (`event.ports[0]`). */
+export interface WorkerConnect {
+  type: 'linkscent/connect';
+}
+
+export const WORKER_CONNECT: WorkerConnect['type'] = 'linkscent/connect';
+
+export function isWorkerConnect(data: unknown): data is WorkerConnect {
+  return typeof data === 'object' && data !== null && (data as { type?: unknown }).type === WORKER_CONNECT;
+}
+
+export interface HeldOut {
+  /** Accuracy of a model trained on the other examples, or null when too few to say. */
+  accuracy: number | null;
+  /** Held-out examples it was measured on. */
+  n: number;
+}
+
+export interface ObserveResult {
+  /** Labeled examples stored or relabeled (duplicates are not counted). */
+  added: number;
+}
+
+/** A page whose links were seen (recorded in the `pages` table). */
+export interface SeenPage {
+  url: string;
+  title: string;
+}
+
+export interface WorkerApi {
+  /** Answers once jieba and the database are ready; the host's liveness probe. */
+  ping(): Promise<'pong'>;
+  /** P(+ | link) and the highlight level of each link, for the topic's current model. */
+  scoreLinks(topic: Topic, links: PageLink[]): Promise<LinkVerdict[]>;
+  /**
+   * Stores labeled examples, skipping duplicates (one per link context), and applies them to the
+   * topic's model at once (incremental, no retrain). `page`, when given, is recorded as seen.
+   */
+  observe(topic: Topic, examples: LabeledLink[], page?: SeenPage): Promise<ObserveResult>;
+  /**
+   * Relabels every stored link context of the topic that points to `url` (found on `pageUrl`
+   * only, when given) with `label` from `source`, updating the model; a 'page' mark also records
+   * the page's label. Returns how many contexts were labeled.
+   */
+  labelTarget(topic: Topic, url: string, label: Label, source: LabelSource, pageUrl?: string): Promise<{ labeled: number }>;
+  /** Forgets a topic's examples and model. */
+  dropTopic(topicId: string): Promise<void>;
+  /** Rebuilds the topic's model from its stored examples (after a lexicon or feature change). */
+  retrain(topic: Topic): Promise<{ examples: number }>;
+  /** Example counts for the popup. */
+  counts(topic: Topic | null): Promise<Counts>;
+  /** Accuracy on a fixed held-out share of the topic's examples. */
+  evaluateHeldOut(topic: Topic): Promise<HeldOut>;
+  /** The whole database as a Dexie export file's text. */
+  exportDatabase(): Promise<string>;
+  /**
+   * Replaces the whole database with an export file's contents, then drops the warm models.
+   * Throws an Error with a one-line message, and changes nothing, when the file is wrong.
+   */
+  importDatabase(fileText: string): Promise<{ examples: number }>;
+}

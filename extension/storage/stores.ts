@@ -1,0 +1,26 @@
+/**
+ * What the background needs from storage, as two small interfaces, so its handlers are tested on
+ * an in-memory implementation and run on the Dexie one (`dexie-stores.ts`) in the browser.
+ */
+import type { Topic } from '../../shared/model/types.ts';
+import type { ExtensionSettings } from '../messages/protocol.ts';
+
+export interface TopicStore {
+  list(): Promise<Topic[]>;
+  get(id: string): Promise<Topic | undefined>;
+  put(topic: Topic): Promise<void>;
+  delete(id: string): Promise<void>;
+}
+
+export interface SettingsStore {
+  /** The settings, defaults filled in for anything never saved. */
+  get(): Promise<ExtensionSettings>;
+  put(settings: ExtensionSettings): Promise<void>;
+}
+
+/** The active topic, or null when none is set or it was deleted. */
+export async function activeTopic(topics: TopicStore, settings: SettingsStore): Promise<Topic | null> {
+  const { activeTopicId } = await settings.get();
+  if (activeTopicId === null) return null;
+  return (await topics.get(activeTopicId)) ?? null;
+}

@@ -1,0 +1,109 @@
+/**
+ * Validation at the edge (STYLE.md 7): what the options page sends becomes a complete `Topic` or
+ * `ExtensionSettings` with every default filled in, or a one-sentence reason it cannot.
+ */
+import type { Topic } from '../../shared/model/types.ts';
+import { compileUrlPattern } from '../../shared/urls/url-pattern.ts';
+import type { ExtensionSettings, TopicInput } from '../messages/protocol.ts';
+
+export const TOPIC_DEFAULTS = {
+  threshold: 0.5,
+  featureGroup: 2,
+  form: 'bernoulli',
+  window: 80,
+} as const satisfies Partial<Topic>;
+
+export const SETTINGS_DEFAULTS: ExtensionSettings = {
+  activeTopicId: null,
+  excludedSites: [],
+  maxLinksPerPage: 2000,
+};
+
+export const WINDOW_RANGE = [10, 1000] as const;
+export const MAX_LINKS_RANGE = [10, 20_000] as const;
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** Trimmed, non-empty, de-duplicated entries in their first order. */
+function cleanList(values: readonly string[] | undefined): string[] {
+  return [...new Set((values ?? []).map((value) => value.trim()).filter((value) => value !== ''))];
+}
+
+function patternError(patterns: readonly string[], which: string): string | null {
+  for (const pattern of patterns) {
+    try {
+      compileUrlPattern(pattern);
+    } catch (error) {
+      return `${which} pattern "${pattern}": ${(error as Error).message}`;
+    }
+  }
+  return null;
+}
+
+/** A full topic from the options page's input; a new id when it has none. */
+export function validateTopic(input: TopicInput, newId: () => string = () => crypto.randomUUID()): Checked<Topic> {
+  const name = (input.name ?? '').trim();
+  if (name === '') return { ok: false, error: 'A topic needs a name.' };
+  const positive = cleanList(input.positive);
+  const negative = cleanList(input.negative);
+  const badPattern = patternError(positive, 'On-topic') ?? patternError(negative, 'Off-topic');
+  if (badPattern) return { ok: false, error: badPattern };
+  const threshold = input.threshold ?? TOPIC_DEFAULTS.threshold;
+  if (!(Number.isFinite(threshold) && threshold > 0 && threshold < 1)) {
+    return { ok: false, error: `The threshold must be between 0 and 1 (exclusive), not ${threshold}.` };
+  }
+  const window = input.window ?? TOPIC_DEFAULTS.window;
+  if (!(Number.isInteger(window) && window >= WINDOW_RANGE[0] && window <= WINDOW_RANGE[1])) {
+    return { ok: false, error: `The context window must be a whole number of characters from ${WINDOW_RANGE[0]} to ${WINDOW_RANGE[1]}, not ${window}.` };
+  }
+  const featureGroup = input.featureGroup ?? TOPIC_DEFAULTS.featureGroup;
+  if (featureGroup !== 1 && featureGroup !== 2) return { ok: false, error: `The feature group must be 1 or 2, not ${String(featureGroup)}.` };
+  const form = input.form ?? TOPIC_DEFAULTS.form;
+  if (form !== 'bernoulli' && form !== 'multinomial') return { ok: false, error: `The model form must be bernoulli or multinomial, not ${String(form)}.` };
+  const id = input.id?.trim() || newId();
+  return {
+    ok: true,
+    value: { id, name, lexicon: cleanList(input.lexicon), positive, negative, threshold, featureGroup, form, window },
+  };
+}
+
+/** A host name as the user typed it (or a URL), reduced to its lower-case host. */
+export function normalizeHost(value: string): string | null {
+  const trimmed = value.trim().toLowerCase();
+  if (trimmed === '') return null;
+  try {
+    const host = new URL(trimmed.includes('://') ? trimmed : `http://${trimmed}`).hostname;
+    return host === '' ? null : host.replace(/^www\./, '');
+  } catch {
+    return null;
+  }
+}
+
+/** Settings after applying a patch from the options page. */
+export function mergeSettings(current: ExtensionSettings, patch: Partial<Omit<ExtensionSettings, 'activeTopicId'>>): Checked<ExtensionSettings> {
+  const next = { ...current };
+  if (patch.excludedSites !== undefined) {
+    const hosts: string[] = [];
+    for (const site of patch.excludedSites) {
+      if (site.trim() === '') continue;
+      const host = normalizeHost(site);
+      if (host === null) return { ok: false, error: `"${site}" is not a site: give a host name such as example.org.` };
+      if (!hosts.includes(host)) hosts.push(host);
+    }
+    next.excludedSites = hosts;
+  }
+  if (patch.maxLinksPerPage !== undefined) {
+    const n = patch.maxLinksPerPage;
+    if (!(Number.isInteger(n) && n >= MAX_LINKS_RANGE[0] && n <= MAX_LINKS_RANGE[1])) {
+      return { ok: false, error: `Links per page must be a whole number from ${MAX_LINKS_RANGE[0]} to ${MAX_LINKS_RANGE[1]}, not ${n}.` };
+    }
+    next.maxLinksPerPage = n;
+  }
+  return { ok: true, value: next };
+}
+
+/** Whether `host` is excluded: the host itself or one of its subdomains is listed. */
+export function isExcluded(host: string, excludedSites: readonly string[]): boolean {
+  const bare = host.toLowerCase().replace(/^www\./, '');
+  return excludedSites.some((site) => bare === site || bare.endsWith(`.${site}`));
+}

@@ -1,0 +1,112 @@
+/**
+ * The worker's storage on the shared Dexie schema: examples (deduplicated by `[topic+key]`),
+ * pages, models through `model-store.ts`, and the whole database as a model file through
+ * `model-file.ts` (the companion's format).
+ */
+import type { LinkScentDb } from '../../shared/model/db-schema.ts';
+import { exampleKey } from '../../shared/model/example-key.ts';
+import { exportModelFile, importModelFile } from '../../shared/model/model-file.ts';
+import { addExamples, listExamples, loadModel, saveModel } from '../../shared/model/model-store.ts';
+import type { ExampleRow, LabeledLink, LabelSource } from '../../shared/model/types.ts';
+import type { Counts } from '../messages/protocol.ts';
+import type { ExampleRepository, Relabeling } from './repository.ts';
+
+const HUMAN: ReadonlySet<LabelSource> = new Set(['user', 'page']);
+
+/** The labeled link of a stored row (no id, key or time). */
+function linkOf(row: ExampleRow): LabeledLink {
+  const { url, pageUrl, anchor, before, after, label, source, topic } = row;
+  return { url, pageUrl, anchor, before, after, label, source, topic };
+}
+
+export function createDexieRepository(db: LinkScentDb): ExampleRepository {
+  return {
+    async putExamples(examples) {
+      const relabeled: Relabeling[] = [];
+      const added: LabeledLink[] = [];
+      await db.transaction('rw', [db.topics, db.examples], async () => {
+        // Examples of a topic deleted while its page was being scored are dropped.
+        const live = new Set((await db.topics.bulkGet([...new Set(examples.map((e) => e.topic))])).flatMap((t) => (t ? [t.id] : [])));
+        examples = examples.filter((example) => live.has(example.topic));
+        // A person's label may replace a stored one; everything else only adds.
+        const human = examples.filter((example) => HUMAN.has(example.source));
+        for (const example of human) {
+          const stored = await db.examples.where('[topic+key]').equals([example.topic, exampleKey(example)]).first();
+          if (!stored || (stored.label === example.label && stored.source === example.source)) continue;
+          await db.examples.update(stored.id!, { label: example.label, source: example.source });
+          relabeled.push({ before: linkOf(stored), after: { ...linkOf(stored), label: example.label, source: example.source } });
+        }
+        const keys = examples.map((example) => [example.topic, exampleKey(example)] as [string, string]);
+        const stored = new Set((await db.examples.where('[topic+key]').anyOf(keys).keys()).map((k) => JSON.stringify(k)));
+        const seen = new Set<string>();
+        const fresh = examples.filter((_example, i) => {
+          const id = JSON.stringify(keys[i]);
+          if (stored.has(id) || seen.has(id)) return false;
+          seen.add(id);
+          return true;
+        });
+        const { added: count } = await addExamples(db, fresh);
+        if (count !== fresh.length) throw new Error(`examples: expected to add ${fresh.length}, added ${count}`);
+        added.push(...fresh);
+      });
+      return { added, relabeled };
+    },
+
+    async examplesTo(topicId, url, pageUrl) {
+      const rows = await db.examples.where('url').equals(url).toArray();
+      return rows.filter((row) => row.topic === topicId && (pageUrl === undefined || row.pageUrl === pageUrl));
+    },
+
+    async notePage(topicId, page) {
+      await db.transaction('rw', db.pages, async () => {
+        const stored = await db.pages.get([topicId, page.url]);
+        await db.pages.put({ ...stored, topic: topicId, url: page.url, title: page.title || stored?.title || '', seenAt: Date.now() });
+      });
+    },
+
+    async markPage(topicId, url, label) {
+      await db.transaction('rw', db.pages, async () => {
+        const stored = await db.pages.get([topicId, url]);
+        await db.pages.put({ topic: topicId, url, title: stored?.title ?? '', seenAt: stored?.seenAt ?? Date.now(), label });
+      });
+    },
+
+    examples: (topicId) => listExamples(db, topicId).then((rows) => rows.map(linkOf)),
+
+    async counts(topicId): Promise<Counts> {
+      const counts: Counts = { byLabel: { on: 0, off: 0 }, bySource: {}, pagesSeen: 0 };
+      const rows = topicId === null ? db.examples.toCollection() : db.examples.where('topic').equals(topicId);
+      await rows.each((row) => {
+        counts.byLabel[row.label === 1 ? 'on' : 'off']++;
+        counts.bySource[row.source] = (counts.bySource[row.source] ?? 0) + 1;
+      });
+      counts.pagesSeen = topicId === null ? await db.pages.count() : await db.pages.where('topic').equals(topicId).count();
+      return counts;
+    },
+
+    async deleteTopicData(topicId) {
+      await db.transaction('rw', [db.examples, db.models, db.features, db.pages], async () => {
+        await db.examples.where('topic').equals(topicId).delete();
+        await db.models.delete(topicId);
+        await db.features.where('topic').equals(topicId).delete();
+        await db.pages.where('topic').equals(topicId).delete();
+      });
+    },
+
+    loadModel: (topicId) => loadModel(db, topicId),
+    async saveModel(topic, model) {
+      // A model saved after its topic was deleted would bring the topic back.
+      await db.transaction('rw', [db.topics, db.models, db.features], async () => {
+        if (await db.topics.get(topic.id)) await saveModel(db, topic, model);
+      });
+    },
+
+    async exportFile() {
+      return (await exportModelFile(db)).text();
+    },
+
+    async importFile(fileText) {
+      await importModelFile(db, new Blob([fileText], { type: 'application/json' }), { replace: true });
+    },
+  };
+}

@@ -1,0 +1,186 @@
+/**
+ * The worker's engine: `WorkerApi` on the shared pipeline (features → Naive Bayes) and storage.
+ *
+ * One warm model per topic, loaded from IndexedDB on first use (or trained from the topic's
+ * examples when it has none stored) and kept for as long as the topic's features are the same;
+ * a topic whose lexicon, feature group or form changed is retrained from its examples, which are
+ * the source of truth. New and relabeled examples change the warm model at once
+ * (`NaiveBayes.add` / `remove`, incremental, no button), and the model is written back after a
+ * short quiet spell, so a burst of batches costs one write.
+ */
+import { linkFeatures } from '../../shared/features/link-features.ts';
+import type { FeatureOptions } from '../../shared/features/types.ts';
+import { NaiveBayes } from '../../shared/model/naive-bayes.ts';
+import type { Label, LabeledLink, LabelSource, Topic } from '../../shared/model/types.ts';
+import type { LinkContext } from '../../shared/contexts/types.ts';
+import type { Tokenizer } from '../../shared/tokens/types.ts';
+import type { LinkVerdict, PageLink } from '../messages/protocol.ts';
+import type { HeldOut, ObserveResult, SeenPage, WorkerApi } from '../messages/worker-api.ts';
+import { heldOutAccuracy } from './held-out.ts';
+import type { ExampleRepository } from './repository.ts';
+import { EXPLAIN_TOP, verdictOf } from './verdicts.ts';
+
+export interface EngineOptions {
+  tokenizer: Tokenizer;
+  repository: ExampleRepository;
+  /** Quiet time before a changed model is written back. Default 500 ms. */
+  saveDelayMs?: number;
+}
+
+/** The topic's feature options; the companion may keep `urlTokens` on a topic it wrote. */
+export function featureOptions(topic: Topic): FeatureOptions {
+  return { group: topic.featureGroup, lexicon: topic.lexicon, urlTokens: (topic as { urlTokens?: boolean }).urlTokens === true };
+}
+
+/** What a warm model was trained with; a topic with another signature needs retraining. */
+export function modelSignature(topic: Topic): string {
+  const { group, lexicon, urlTokens } = featureOptions(topic);
+  return JSON.stringify([group, topic.form, [...lexicon].sort(), urlTokens]);
+}
+
+export interface Engine extends Omit<WorkerApi, 'ping'> {
+  /** Writes every changed model now (before an export; tests). */
+  flush(): Promise<void>;
+}
+
+interface Warm {
+  topic: Topic;
+  model: NaiveBayes;
+  signature: string;
+}
+
+export function createEngine({ tokenizer, repository, saveDelayMs = 500 }: EngineOptions): Engine {
+  const warm = new Map<string, Warm>();
+  const loading = new Map<string, Promise<Warm>>();
+  const dirty = new Set<string>();
+  let saveTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const features = (topic: Topic, context: LinkContext) => linkFeatures(context, tokenizer, featureOptions(topic));
+
+  function train(topic: Topic, examples: readonly LabeledLink[]): NaiveBayes {
+    const model = new NaiveBayes({ form: topic.form });
+    for (const example of examples) model.add(features(topic, example), example.label);
+    return model;
+  }
+
+  async function build(topic: Topic, signature: string, previous: Warm | undefined): Promise<Warm> {
+    // A stored model is trusted when nothing warm says the topic changed since it was saved.
+    const stored = previous === undefined ? await repository.loadModel(topic.id) : undefined;
+    if (stored && stored.form === topic.form) return { topic, model: stored, signature };
+    const model = train(topic, await repository.examples(topic.id));
+    await repository.saveModel(topic, model);
+    return { topic, model, signature };
+  }
+
+  /** The topic's warm model, loaded, or retrained when its features changed. */
+  async function modelFor(topic: Topic): Promise<NaiveBayes> {
+    const signature = modelSignature(topic);
+    const current = warm.get(topic.id);
+    if (current && current.signature === signature) {
+      current.topic = topic;
+      return current.model;
+    }
+    const key = `${topic.id}\u0000${signature}`;
+    let pending = loading.get(key);
+    if (!pending) {
+      pending = build(topic, signature, current).finally(() => loading.delete(key));
+      loading.set(key, pending);
+    }
+    const entry = await pending;
+    warm.set(topic.id, entry);
+    return entry.model;
+  }
+
+  async function flush(): Promise<void> {
+    clearTimeout(saveTimer);
+    saveTimer = undefined;
+    const ids = [...dirty];
+    dirty.clear();
+    for (const id of ids) {
+      const entry = warm.get(id);
+      if (entry) await repository.saveModel(entry.topic, entry.model);
+    }
+  }
+
+  function markDirty(topicId: string): void {
+    dirty.add(topicId);
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(() => void flush().catch((error: unknown) => console.error('LinkScent: saving the model failed', error)), saveDelayMs);
+  }
+
+  /** Stores examples and applies what changed to the warm model; returns how many changed. */
+  async function learn(topic: Topic, examples: readonly LabeledLink[]): Promise<number> {
+    if (examples.length === 0) return 0;
+    const model = await modelFor(topic);
+    const { added, relabeled } = await repository.putExamples(examples);
+    for (const example of added) model.add(features(topic, example), example.label);
+    for (const { before, after } of relabeled) {
+      if (before.label === after.label) continue;
+      model.remove(features(topic, before), before.label);
+      model.add(features(topic, after), after.label);
+    }
+    if (added.length + relabeled.length > 0) markDirty(topic.id);
+    return added.length + relabeled.length;
+  }
+
+  return {
+    flush,
+
+    async scoreLinks(topic: Topic, links: PageLink[]): Promise<LinkVerdict[]> {
+      const model = await modelFor(topic);
+      return links.map((link) => verdictOf(link.ref, model.score(features(topic, link), EXPLAIN_TOP), topic.threshold));
+    },
+
+    async observe(topic: Topic, examples: LabeledLink[], page?: SeenPage): Promise<ObserveResult> {
+      if (page) await repository.notePage(topic.id, page);
+      return { added: await learn(topic, examples.filter((example) => example.topic === topic.id)) };
+    },
+
+    async labelTarget(topic: Topic, url: string, label: Label, source: LabelSource, pageUrl?: string) {
+      const stored = await repository.examplesTo(topic.id, url, pageUrl);
+      await learn(topic, stored.map((row): LabeledLink => ({ ...row, label, source })));
+      if (source === 'page') await repository.markPage(topic.id, url, label);
+      return { labeled: stored.length };
+    },
+
+    async dropTopic(topicId: string): Promise<void> {
+      warm.delete(topicId);
+      dirty.delete(topicId);
+      await repository.deleteTopicData(topicId);
+    },
+
+    async retrain(topic: Topic) {
+      const examples = await repository.examples(topic.id);
+      const model = train(topic, examples);
+      warm.set(topic.id, { topic, model, signature: modelSignature(topic) });
+      dirty.delete(topic.id);
+      await repository.saveModel(topic, model);
+      return { examples: examples.length };
+    },
+
+    counts: (topic: Topic | null) => repository.counts(topic?.id ?? null),
+
+    async evaluateHeldOut(topic: Topic): Promise<HeldOut> {
+      const examples = await repository.examples(topic.id);
+      return heldOutAccuracy(examples, (trainShare) => {
+        const model = train(topic, trainShare);
+        return (example) => (model.score(features(topic, example), 0).p >= topic.threshold ? 1 : 0);
+      });
+    },
+
+    async exportDatabase(): Promise<string> {
+      await flush();
+      return repository.exportFile();
+    },
+
+    async importDatabase(fileText: string) {
+      await flush();
+      await repository.importFile(fileText);
+      // Everything warm came from the old database.
+      warm.clear();
+      dirty.clear();
+      const { byLabel } = await repository.counts(null);
+      return { examples: byLabel.on + byLabel.off };
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * What the worker's engine needs from storage. `dexie-repository.ts` implements it on the shared
+ * schema (`shared/model/db-schema.ts`); the engine's tests run that same implementation on
+ * fake-indexeddb.
+ */
+import type { NaiveBayes } from '../../shared/model/naive-bayes.ts';
+import type { ExampleRow, Label, LabeledLink, Topic } from '../../shared/model/types.ts';
+import type { Counts } from '../messages/protocol.ts';
+import type { SeenPage } from '../messages/worker-api.ts';
+
+/** A stored example whose label changed (a person's mark over a pattern's, or a new mark). */
+export interface Relabeling {
+  before: LabeledLink;
+  after: LabeledLink;
+}
+
+export interface PutExamplesResult {
+  added: LabeledLink[];
+  relabeled: Relabeling[];
+}
+
+export interface ExampleRepository {
+  /**
+   * Stores examples by `[topic+key]` (`exampleKey`), so one link context is one example. A
+   * stored one is relabeled when the new example comes from a person ('user' or 'page') and
+   * differs in label or source; a pattern never overrides a stored example.
+   */
+  putExamples(examples: readonly LabeledLink[]): Promise<PutExamplesResult>;
+  /** The topic's stored examples whose target is `url` (found on `pageUrl`, when given). */
+  examplesTo(topicId: string, url: string, pageUrl?: string): Promise<ExampleRow[]>;
+  /** Records a page as seen for the topic (its label, if marked, is kept). */
+  notePage(topicId: string, page: SeenPage): Promise<void>;
+  /** Records the user's mark of a page. */
+  markPage(topicId: string, url: string, label: Label): Promise<void>;
+  /** A topic's examples, in the order they were added. */
+  examples(topicId: string): Promise<LabeledLink[]>;
+  /** Counts for one topic, or over every topic when null. */
+  counts(topicId: string | null): Promise<Counts>;
+  deleteTopicData(topicId: string): Promise<void>;
+  loadModel(topicId: string): Promise<NaiveBayes | undefined>;
+  saveModel(topic: Topic, model: NaiveBayes): Promise<void>;
+  exportFile(): Promise<string>;
+  /** Replaces the whole database with the file's contents, or throws and changes nothing. */
+  importFile(fileText: string): Promise<void>;
+}

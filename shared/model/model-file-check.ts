@@ -1,0 +1,216 @@
+/**
+ * Checking a model file (a dexie-export-import file of the `db-schema.ts` schema) completely,
+ * before anything is written: the JSON, the Dexie export header, every table against ours, every
+ * row's fields, and each model's counts (through `NaiveBayes.fromRows`). Whatever is wrong is one
+ * line in a `ModelFileError`, e.g. "not a LinkScent model file: table 'foo' unknown" or
+ * "corrupt model file: invalid JSON at position 123 (line 4, column 7): expected ',' or '}'".
+ */
+import { SCHEMA_VERSION, type LinkScentDb, type TableName, LINKSCENT_DB_NAME, TABLE_NAMES } from './db-schema.ts';
+import { exampleKey } from './example-key.ts';
+import { locateJsonError } from './json-error.ts';
+import { NaiveBayes } from './naive-bayes.ts';
+import type { ExampleRow, LabelSource, NbFeatureRow, NbHeaderRow } from './types.ts';
+
+/** The file cannot be imported; its message is one line saying why. Nothing was changed. */
+export class ModelFileError extends Error {
+  override readonly name = 'ModelFileError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** A checked file: dexie-export-import's structure with our tables' rows. */
+export interface CheckedModelFile {
+  formatName: 'dexie';
+  formatVersion: 1;
+  data: {
+    databaseName: string;
+    databaseVersion: number;
+    tables: { name: TableName; schema: string; rowCount: number }[];
+    data: { tableName: TableName; inbound: true; rows: Record<string, unknown>[] }[];
+  };
+}
+
+const SOURCES: readonly LabelSource[] = ['pattern', 'user', 'page', 'crawl'];
+
+/** Parses and checks `text` against `db`'s schema; throws a `ModelFileError` naming the first problem. */
+export function checkModelFile(text: string, db: LinkScentDb): CheckedModelFile {
+  const json = parseJson(text);
+  const notOurs = (what: string) => new ModelFileError(`not a LinkScent model file: ${what}`);
+  if (!isObject(json) || !('formatName' in json)) throw notOurs('not a Dexie export (no "formatName": "dexie")');
+  if (json.formatName !== 'dexie') throw notOurs(`not a Dexie export ("formatName" is ${brief(json.formatName)}, expected "dexie")`);
+  if (json.formatVersion !== 1) throw notOurs(`Dexie export format version ${brief(json.formatVersion)} is not supported (expected 1)`);
+  const data = json.data;
+  if (!isObject(data)) throw corrupt('no "data" object');
+  if (data.databaseName !== LINKSCENT_DB_NAME && data.databaseName !== db.name) {
+    throw notOurs(`database ${brief(data.databaseName)} is not LinkScent's ("${LINKSCENT_DB_NAME}")`);
+  }
+  const version = data.databaseVersion;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) throw corrupt(`"databaseVersion" ${brief(version)} is not a version number`);
+  if (version > SCHEMA_VERSION) {
+    throw new ModelFileError(`unsupported model file: schema version ${version} is newer than this LinkScent's ${SCHEMA_VERSION}; update LinkScent`);
+  }
+
+  if (!Array.isArray(data.tables)) throw corrupt('no "tables" list');
+  const rowCounts = new Map<TableName, number>();
+  for (const table of data.tables as unknown[]) {
+    if (!isObject(table) || typeof table.name !== 'string') throw corrupt('a table without a name');
+    const name = table.name;
+    if (!isTableName(name)) throw notOurs(`table '${name}' unknown`);
+    if (rowCounts.has(name)) throw corrupt(`table '${name}' listed twice`);
+    const expected = schemaString(db, name);
+    if (table.schema !== expected) throw notOurs(`table '${name}' has schema ${brief(table.schema)}, expected "${expected}"`);
+    if (typeof table.rowCount !== 'number' || !Number.isInteger(table.rowCount) || table.rowCount < 0) {
+      throw corrupt(`table '${name}' has no row count`);
+    }
+    rowCounts.set(name, table.rowCount);
+  }
+
+  if (!Array.isArray(data.data)) throw corrupt('no "data" list of table rows');
+  const seen = new Set<string>();
+  for (const entry of data.data as unknown[]) {
+    if (!isObject(entry) || typeof entry.tableName !== 'string') throw corrupt('table rows without a table name');
+    const name = entry.tableName;
+    if (!isTableName(name)) throw notOurs(`table '${name}' unknown`);
+    if (!rowCounts.has(name)) throw corrupt(`rows for table '${name}', which the file does not list`);
+    if (seen.has(name)) throw corrupt(`rows for table '${name}' given twice`);
+    seen.add(name);
+    if (entry.inbound !== true) throw corrupt(`table '${name}' rows are not stored with their keys inline`);
+    if (!Array.isArray(entry.rows)) throw corrupt(`table '${name}' has no "rows" list`);
+    if (entry.rows.length !== rowCounts.get(name)) {
+      throw corrupt(`table '${name}' lists ${rowCounts.get(name)} rows but holds ${entry.rows.length}`);
+    }
+    checkRows(name, entry.rows as unknown[]);
+  }
+  for (const [name, count] of rowCounts) {
+    if (count > 0 && !seen.has(name)) throw corrupt(`table '${name}' lists ${count} rows but holds none`);
+  }
+  checkModels(json as unknown as CheckedModelFile);
+  return json as unknown as CheckedModelFile;
+}
+
+/** The schema string dexie-export-import writes for a table: primary key, then indexes, by ','. */
+export function schemaString(db: LinkScentDb, name: TableName): string {
+  const { primKey, indexes } = db.table(name).schema;
+  return [primKey, ...indexes].map((index) => index.src).join(',');
+}
+
+function parseJson(text: string): unknown {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body.trim() === '') throw corrupt('the file is empty');
+  try {
+    return JSON.parse(body);
+  } catch (error) {
+    const where = locateJsonError(body);
+    if (!where) throw corrupt('invalid JSON', error);
+    throw corrupt(`invalid JSON at position ${where.position} (line ${where.line}, column ${where.column}): ${where.problem}`, error);
+  }
+}
+
+/** Field checks per table; unique keys; each example's key is its `exampleKey`. */
+function checkRows(name: TableName, rows: unknown[]): void {
+  const keys = new Set<string>();
+  rows.forEach((row, n) => {
+    const fail = (what: string) => corrupt(`table '${name}' row ${n + 1}: ${what}`);
+    if (!isObject(row)) throw fail('not an object');
+    const text = (field: string) => {
+      if (typeof row[field] !== 'string') throw fail(`"${field}" must be a string`);
+      return row[field];
+    };
+    const time = (field: string) => {
+      if (typeof row[field] !== 'number' || !Number.isFinite(row[field])) throw fail(`"${field}" must be a time in milliseconds`);
+    };
+    const label = (field: string, optional = false) => {
+      if (optional && row[field] === undefined) return;
+      if (row[field] !== 0 && row[field] !== 1) throw fail(`"${field}" must be 0 or 1`);
+    };
+    const texts = (field: string) => {
+      const value = row[field];
+      if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) throw fail(`"${field}" must be a list of strings`);
+    };
+    let key: string;
+    switch (name) {
+      case 'topics': {
+        key = text('id');
+        text('name');
+        for (const field of ['lexicon', 'positive', 'negative']) texts(field);
+        if (row.featureGroup !== 1 && row.featureGroup !== 2) throw fail('"featureGroup" must be 1 or 2');
+        if (row.form !== 'bernoulli' && row.form !== 'multinomial') throw fail('"form" must be "bernoulli" or "multinomial"');
+        if (typeof row.threshold !== 'number' || !(row.threshold >= 0 && row.threshold <= 1)) throw fail('"threshold" must lie in [0, 1]');
+        if (typeof row.window !== 'number' || !(row.window > 0)) throw fail('"window" must be a number > 0');
+        break;
+      }
+      case 'examples': {
+        for (const field of ['url', 'pageUrl', 'anchor', 'before', 'after']) text(field);
+        label('label');
+        if (!SOURCES.includes(row.source as LabelSource)) throw fail(`"source" must be one of ${SOURCES.join(', ')}`);
+        time('addedAt');
+        if (row.id !== undefined && !(Number.isSafeInteger(row.id) && (row.id as number) > 0)) throw fail('"id" must be a whole number > 0');
+        if (text('key') !== exampleKey(row as unknown as ExampleRow)) throw fail('"key" is not the exampleKey of its url, pageUrl, anchor, before and after');
+        key = JSON.stringify([text('topic'), row.key]);
+        if (row.id !== undefined) {
+          const id = `#${String(row.id)}`;
+          if (keys.has(id)) throw fail(`id ${String(row.id)} appears twice`);
+          keys.add(id);
+        }
+        break;
+      }
+      case 'models':
+        key = text('topic'); // the counts are checked with the features, in checkModels
+        break;
+      case 'features':
+        key = JSON.stringify([text('topic'), text('feature')]);
+        break;
+      case 'pages':
+        key = JSON.stringify([text('topic'), text('url')]);
+        text('title');
+        label('label', true);
+        time('seenAt');
+        break;
+      case 'settings':
+        key = text('key');
+        break;
+    }
+    if (keys.has(key)) throw fail(`key ${key} appears twice`);
+    keys.add(key);
+  });
+}
+
+/** Every model's header and feature rows must make a model (`NaiveBayes.fromRows` checks the counts). */
+function checkModels(file: CheckedModelFile): void {
+  const rowsOf = (name: TableName) => file.data.data.find((entry) => entry.tableName === name)?.rows ?? [];
+  const headers = rowsOf('models') as unknown as NbHeaderRow[];
+  const featuresByTopic = new Map<string, NbFeatureRow[]>();
+  for (const row of rowsOf('features') as unknown as NbFeatureRow[]) {
+    const list = featuresByTopic.get(row.topic);
+    if (list) list.push(row);
+    else featuresByTopic.set(row.topic, [row]);
+  }
+  for (const header of headers) {
+    try {
+      NaiveBayes.fromRows(header, featuresByTopic.get(header.topic) ?? []);
+    } catch (error) {
+      throw corrupt(`model of topic '${header.topic}': ${(error as Error).message.replace(/^model rows: /, '')}`, error);
+    }
+    featuresByTopic.delete(header.topic);
+  }
+  for (const topic of featuresByTopic.keys()) throw corrupt(`table 'features' has rows of topic '${topic}', which has no model`);
+}
+
+function corrupt(what: string, cause?: unknown): ModelFileError {
+  return new ModelFileError(`corrupt model file: ${what}`, cause === undefined ? undefined : { cause });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isTableName(name: string): name is TableName {
+  return (TABLE_NAMES as string[]).includes(name);
+}
+
+/** A value quoted for a message, cut short: never the whole of a large value. */
+function brief(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

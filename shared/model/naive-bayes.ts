@@ -1,0 +1,256 @@
+/**
+ * Naive Bayes link classifier: stage 5 of the pipeline. Seed 000 (Han et al. 2010) scores a link
+ * by P(+ | F1..Fn), the posterior of the on-topic class given its features, with the features
+ * assumed independent given the class:
+ *
+ *   P(Ci | x) ∝ P(Ci) · Π_j P(Fj | Ci)                 classes C0 = off topic, C1 = on topic
+ *
+ * Two event models, both Laplace-smoothed with pseudo-count α (default 1):
+ *
+ *   Bernoulli (seed 000, eq. 2):   P(Fj | Ci) = (Count(Fj, Ci) + α) / (Count_i + 2α)
+ *     Count(Fj, Ci) = number of Ci examples containing Fj; Count_i = number of Ci examples.
+ *     Every vocabulary feature takes part, present or absent:
+ *     log P(x | Ci) = Σ_{j∈V} log(1 − P(Fj|Ci)) + Σ_{j∈x∩V} [log P(Fj|Ci) − log(1 − P(Fj|Ci))]
+ *     The first sum is cached per class and refreshed lazily after `add` / `remove`.
+ *
+ *   Multinomial:   θ_ji = (Occ(Fj, Ci) + α) / (Tokens_i + α|V|)
+ *     Occ = occurrences of Fj over Ci's examples; Tokens_i = Σ_j Occ(Fj, Ci).
+ *     log P(x | Ci) = Σ_{j∈x∩V} x_j · log θ_ji   (the multinomial coefficient cancels in P(Ci|x))
+ *
+ *   Prior, smoothed like the likelihoods so that a class with no examples is improbable, not
+ *   impossible (log 0 = −∞ would pin every score at 0 or 1):
+ *     P(Ci) = (Count_i + α) / (N + 2α),   N = Count_0 + Count_1
+ *
+ *   Posterior, in log space with one log-sum-exp:
+ *     logJoint_i = logPrior_i + logLikelihood_i
+ *     P(C1 | x) = exp(logJoint_1 − logSumExp(logJoint_0, logJoint_1))
+ *
+ * V is the vocabulary seen in training. A feature outside V has no counts in either class, so it
+ * carries no evidence: it is ignored (the score reports how many were), and V does not grow at
+ * scoring time, which would otherwise shift the Bernoulli absent-feature sum.
+ *
+ * Sign convention (one place): a score is P(+ | link) in [0, 1]; higher is crawled sooner. An
+ * explanation weight > 0 pushes towards on topic.
+ */
+import type { FeatureVector } from '../features/types.ts';
+import { checkHeader, NB_FORMS, NbCounts, type NbRows } from './nb-counts.ts';
+import type { ClassPair, Contribution, Label, NbFeatureRow, NbForm, NbHeaderRow, Score } from './types.ts';
+
+export type { NbRows } from './nb-counts.ts';
+
+export interface NaiveBayesOptions {
+  /** Event model: 'bernoulli' (seed 000, eq. 2) or 'multinomial'. */
+  form: NbForm;
+  /** Laplace pseudo-count α, > 0. Default 1 (seed 000's "+1 / +2"). */
+  alpha?: number;
+}
+
+/** One training example, as `fit` takes them. */
+export interface NbExample {
+  features: FeatureVector;
+  label: Label;
+}
+
+/** A score with what the model could not use. */
+export interface NbScore extends Score {
+  /** True when the model has no examples: then p is 0.5 and carries no information. */
+  untrained: boolean;
+  /** Present features outside the training vocabulary, ignored (they carry no evidence). */
+  unseen: number;
+}
+
+/** Default number of contributions in a score's explanation. */
+export const DEFAULT_EXPLAIN_TOP = 8;
+
+export class NaiveBayes {
+  readonly form: NbForm;
+  /** Laplace pseudo-count α. */
+  readonly alpha: number;
+  #counts = new NbCounts();
+  /** Σ_{j∈V} log(1 − P(Fj|Ci)) per class, valid while `revision` matches the counts'. */
+  #logAbsent: { counts: NbCounts; revision: number; value: ClassPair } | undefined;
+
+  constructor(options: NaiveBayesOptions) {
+    if (!NB_FORMS.includes(options.form)) throw new Error(`NaiveBayes: form must be "bernoulli" or "multinomial", got ${JSON.stringify(options.form)}`);
+    const alpha = options.alpha ?? 1;
+    if (!(alpha > 0) || !Number.isFinite(alpha)) throw new Error(`NaiveBayes: alpha must be a finite number > 0, got ${String(alpha)}`);
+    this.form = options.form;
+    this.alpha = alpha;
+  }
+
+  /** |V|: features seen in training. */
+  get vocabularySize(): number {
+    return this.#counts.features.size;
+  }
+
+  /** N = Count_0 + Count_1. */
+  get exampleCount(): number {
+    return this.#counts.exampleCount;
+  }
+
+  /** Count_i for i = 0, 1 (a copy). */
+  get classCounts(): ClassPair {
+    return [...this.#counts.count];
+  }
+
+  /** Count_y += 1; Count(Fj, Cy) += 1 and Occ(Fj, Cy) += x_j for each present Fj (Han et al. 2010, eq. (2)). */
+  add(x: FeatureVector, y: Label): void {
+    this.#counts.add(x, y);
+  }
+
+  /** The exact inverse of `add`; throws, changing nothing, if a count would go below zero (Han et al. 2010, eq. (2)). */
+  remove(x: FeatureVector, y: Label): void {
+    this.#counts.remove(x, y);
+  }
+
+  /**
+   * Counts from zero over the examples, by the same code as `add` (Han et al. 2010, eq. (2)).
+   * Either `fit(examples)` or `fit(xs, ys)`. On an invalid example the model is left unchanged.
+   */
+  fit(examples: Iterable<NbExample>): this;
+  fit(xs: readonly FeatureVector[], ys: readonly Label[]): this;
+  fit(examplesOrXs: Iterable<NbExample> | readonly FeatureVector[], ys?: readonly Label[]): this {
+    const fresh = new NbCounts();
+    if (ys !== undefined) {
+      const xs = examplesOrXs as readonly FeatureVector[];
+      if (xs.length !== ys.length) throw new Error(`NaiveBayes.fit: ${xs.length} feature vectors but ${ys.length} labels`);
+      xs.forEach((x, n) => fresh.add(x, ys[n]!));
+    } else {
+      for (const { features, label } of examplesOrXs as Iterable<NbExample>) fresh.add(features, label);
+    }
+    this.#counts = fresh;
+    return this;
+  }
+
+  /** log P(Ci) = log(Count_i + α) − log(N + 2α): Laplace-smoothed prior (Han et al. 2010, eq. (2) applied to the classes). */
+  logPrior(i: Label): number {
+    const { count } = this.#counts;
+    return Math.log(count[i] + this.alpha) - Math.log(count[0] + count[1] + 2 * this.alpha);
+  }
+
+  /**
+   * P(C1 | x) = exp(logJoint_1 − logSumExp(logJoint_0, logJoint_1)), logJoint_i = log P(Ci) +
+   * log P(x | Ci) (Han et al. 2010, eq. (2)), with the `top` features by |log-odds contribution|.
+   */
+  score(x: FeatureVector, top: number = DEFAULT_EXPLAIN_TOP): NbScore {
+    const counts = this.#counts;
+    if (counts.exampleCount === 0) {
+      let unseen = 0;
+      for (const n of x.values()) if (n > 0) unseen++;
+      return { p: 0.5, logOdds: 0, top: [], untrained: true, unseen };
+    }
+    const logLikelihood: ClassPair = this.form === 'bernoulli' ? [...this.#logAbsentPerClass()] : [0, 0];
+    const contributions: Contribution[] = [];
+    let unseen = 0;
+    for (const [feature, n] of x) {
+      if (!(n > 0)) continue;
+      const featureCounts = counts.features.get(feature);
+      if (!featureCounts) {
+        unseen++;
+        continue;
+      }
+      let term0: number;
+      let term1: number;
+      if (this.form === 'bernoulli') {
+        term0 = this.#logPresence(featureCounts.count[0], 0);
+        term1 = this.#logPresence(featureCounts.count[1], 1);
+      } else {
+        term0 = n * this.#logTheta(featureCounts.occurrences[0], 0);
+        term1 = n * this.#logTheta(featureCounts.occurrences[1], 1);
+      }
+      logLikelihood[0] += term0;
+      logLikelihood[1] += term1;
+      if (top > 0) contributions.push({ feature, weight: term1 - term0 });
+    }
+    const logJoint0 = this.logPrior(0) + logLikelihood[0];
+    const logJoint1 = this.logPrior(1) + logLikelihood[1];
+    const logEvidence = logSumExp(logJoint0, logJoint1);
+    return {
+      p: Math.exp(logJoint1 - logEvidence),
+      logOdds: logJoint1 - logJoint0,
+      top: top > 0 ? topContributions(contributions, top) : [],
+      untrained: false,
+      unseen,
+    };
+  }
+
+  /** ŷ = 1 iff P(C1 | x) ≥ threshold (default 0.5) (Han et al. 2010, eq. (2)). */
+  predict(x: FeatureVector, threshold = 0.5): Label {
+    return this.score(x, 0).p >= threshold ? 1 : 0;
+  }
+
+  /**
+   * The counts as plain JSON rows: a header (Count_i, Tokens_i, form, α) and one row per feature
+   * (Count(Fj, Ci), Occ(Fj, Ci)) (Han et al. 2010, eq. (2)). `topic` keys them in the database;
+   * '' for rows kept elsewhere.
+   */
+  toRows(topic = ''): NbRows {
+    return this.#counts.toRows(topic, this.form, this.alpha, Date.now());
+  }
+
+  /** The model whose `toRows()` gave these rows, every invariant checked (an Error names a bad row). */
+  static fromRows(rows: NbRows): NaiveBayes;
+  static fromRows(header: NbHeaderRow, features: Iterable<NbFeatureRow>): NaiveBayes;
+  static fromRows(headerOrRows: NbHeaderRow | NbRows, features?: Iterable<NbFeatureRow>): NaiveBayes {
+    let header: unknown = headerOrRows;
+    if (features === undefined) {
+      const rows = headerOrRows as Partial<NbRows> | null;
+      if (typeof rows !== 'object' || rows === null || !Array.isArray(rows.features)) {
+        throw new Error('model rows: expected {header, features}');
+      }
+      header = rows.header;
+      features = rows.features;
+    }
+    checkHeader(header);
+    const model = new NaiveBayes({ form: header.form, alpha: header.alpha });
+    model.#counts = NbCounts.fromRows(header, features);
+    return model;
+  }
+
+  /** log P(Fj|Ci) − log(1 − P(Fj|Ci)) = log(Count(Fj,Ci) + α) − log(Count_i − Count(Fj,Ci) + α) (Han et al. 2010, eq. (2)). */
+  #logPresence(countFeature: number, i: Label): number {
+    return Math.log(countFeature + this.alpha) - Math.log(this.#counts.count[i] - countFeature + this.alpha);
+  }
+
+  /** log θ_ji = log(Occ(Fj,Ci) + α) − log(Tokens_i + α|V|): multinomial Laplace (cf. Han et al. 2010, eq. (2)). */
+  #logTheta(occurrences: number, i: Label): number {
+    return Math.log(occurrences + this.alpha) - Math.log(this.#counts.tokens[i] + this.alpha * this.#counts.features.size);
+  }
+
+  /**
+   * Σ_{j∈V} log(1 − P(Fj|Ci)) = Σ_k H_i[k] · log(Count_i − k + α) − |V| · log(Count_i + 2α), with
+   * H_i[k] = number of features with Count(Fj,Ci) = k (Han et al. 2010, eq. (2)). Cached until the
+   * counts change.
+   */
+  #logAbsentPerClass(): ClassPair {
+    const counts = this.#counts;
+    const cached = this.#logAbsent;
+    if (cached?.counts === counts && cached.revision === counts.revision) return cached.value;
+    const value: ClassPair = [0, 0];
+    for (const i of [0, 1] as const) {
+      const histogram = counts.countHistogram[i];
+      let sum = 0;
+      for (let k = 0; k < histogram.length; k++) {
+        const features = histogram[k];
+        if (features) sum += features * Math.log(counts.count[i] - k + this.alpha);
+      }
+      value[i] = sum - counts.features.size * Math.log(counts.count[i] + 2 * this.alpha);
+    }
+    this.#logAbsent = { counts, revision: counts.revision, value };
+    return value;
+  }
+}
+
+/** log(e^a + e^b) without overflow: max + log1p(e^−|a−b|). */
+export function logSumExp(a: number, b: number): number {
+  const max = Math.max(a, b);
+  return max + Math.log1p(Math.exp(-Math.abs(a - b)));
+}
+
+/** The `top` contributions by |weight|, largest first; ties by feature name, so the order is stable. */
+function topContributions(contributions: Contribution[], top: number): Contribution[] {
+  contributions.sort(
+    (a, b) => Math.abs(b.weight) - Math.abs(a.weight) || (a.feature < b.feature ? -1 : a.feature > b.feature ? 1 : 0),
+  );
+  return contributions.length > top ? contributions.slice(0, top) : contributions;
+}

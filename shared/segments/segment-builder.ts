@@ -1,0 +1,299 @@
+/**
+ * `SegmentBuilder`: the one implementation of the segment rules (pipeline stage 1).
+ *
+ * Producers only translate their source into three events, in document order:
+ * `openElement(name, attr)`, `text(data)` and `closeElement(name)`, then call `finish()`.
+ * `segmentsFromHtml` drives it from htmlparser2's events (companion), `segmentsFromDom` from a
+ * DOM walk (extension). Because every rule lives here, the same document gives the same
+ * `PageSegments` on both sides, and so the same link contexts (Han et al. 2010 §3.3) and scores.
+ *
+ * The rules, in short (details on each method):
+ * - subtrees of `DROPPED_ELEMENTS` and of elements hidden by attribute are dropped;
+ * - inside `<head>` only `title`, `base` and `meta` count; the first `<title>` is the title;
+ * - `<meta name=description|keywords|robots>` fill those fields; robots accumulate;
+ * - the first `<base href>` sets the base URL for the links after it;
+ * - `<a href>` / `<area href>` with a followable URL become link segments; others are text;
+ * - block boundaries become breaks, never two in a row, never first or last;
+ * - white space is collapsed, adjacent text runs merged, empty text dropped.
+ *
+ * Events must be balanced (every open has its close, void elements included); a close with no
+ * matching open is ignored, and a close of an outer element implicitly closes the ones inside.
+ * Names are lower-case HTML tag names; entities are already decoded.
+ */
+import { normalizeUrl, parseUrl } from '../urls/normalize-url.ts';
+import type { LinkSegment, MetaRobots, PageSegments, Segment } from './types.ts';
+import {
+  type AttributeReader,
+  BLOCK_ELEMENTS,
+  DROPPED_ELEMENTS,
+  collapseWhiteSpace,
+  isHiddenByAttributes,
+  parseRobotsContent,
+  relHasNofollow,
+} from './segment-rules.ts';
+
+export type { AttributeReader } from './segment-rules.ts';
+
+export interface SegmentBuilderOptions {
+  /**
+   * The base URL links resolve against, when the caller already knows it (the extension walking
+   * a subtree added after load passes `document.baseURI`). When given, `<base>` elements met in
+   * the events are ignored. Default: `pageUrl`, until a `<base href>` is met.
+   */
+  baseUrl?: string;
+}
+
+/** What an open element did, undone when it closes. */
+const SKIP = 1;
+const HEAD = 2;
+const TITLE = 4;
+const LINK = 8;
+const BLOCK = 16;
+
+interface Frame {
+  name: string;
+  effects: number;
+  /** For LINK: which link this element opened (a nested anchor may have ended it already). */
+  linkId: number;
+}
+
+interface OpenLink {
+  id: number;
+  url: string;
+  nofollow: boolean;
+  text: string[];
+  imageAlts: string[];
+  ariaLabel: string;
+  title: string;
+}
+
+export class SegmentBuilder {
+  readonly #pageUrl: string;
+  #baseUrl: string;
+  #baseFixed: boolean;
+  #title: string | undefined;
+  #titleText: string[] | undefined;
+  #description: string | undefined;
+  #keywords: string | undefined;
+  readonly #robots: MetaRobots = { noindex: false, nofollow: false };
+  readonly #segments: Segment[] = [];
+  readonly #stack: Frame[] = [];
+  #skipDepth = 0;
+  #headDepth = 0;
+  #bodySeen = false;
+  #titleDepth = 0;
+  #pendingText: string[] = [];
+  #pendingBreak = false;
+  #link: OpenLink | undefined;
+  #nextLinkId = 1;
+  #finished = false;
+
+  constructor(pageUrl: string, options: SegmentBuilderOptions = {}) {
+    this.#pageUrl = pageUrl;
+    this.#baseUrl = options.baseUrl ?? pageUrl;
+    this.#baseFixed = options.baseUrl !== undefined;
+  }
+
+  /**
+   * True while inside a dropped or hidden subtree: every event is ignored until it closes. A DOM
+   * walker may use it to skip the children (and just send the close), which gives the same
+   * result faster.
+   */
+  get skipping(): boolean {
+    return this.#skipDepth > 0;
+  }
+
+  openElement(name: string, attr: AttributeReader): void {
+    this.#assertOpen();
+    const frame: Frame = { name, effects: 0, linkId: 0 };
+    this.#stack.push(frame);
+    if (this.#skipDepth > 0) return;
+    if (DROPPED_ELEMENTS.has(name) || isHiddenByAttributes(attr)) {
+      frame.effects = SKIP;
+      this.#skipDepth++;
+      return;
+    }
+    switch (name) {
+      case 'head':
+        // HTML5 ignores a `<head>` start tag once the body has begun (concatenated templates
+        // repeat it); honouring it would swallow the rest of the body's text.
+        if (this.#bodySeen) return;
+        frame.effects = HEAD;
+        this.#headDepth++;
+        return;
+      case 'body':
+        this.#bodySeen = true;
+        break;
+      case 'title':
+        frame.effects = TITLE;
+        if (this.#titleDepth++ === 0 && this.#title === undefined) this.#titleText = [];
+        return;
+      case 'base':
+        this.#onBase(attr('href'));
+        return;
+      case 'meta':
+        this.#onMeta(attr('name'), attr('content'));
+        return;
+    }
+    if (this.#headDepth > 0 || this.#titleDepth > 0) return;
+    if (name === 'a' || name === 'area') {
+      this.#onLinkOpen(frame, name, attr);
+    } else if (name === 'img') {
+      const alt = attr('alt');
+      if (this.#link !== undefined && alt != null) this.#link.imageAlts.push(alt);
+    }
+    if (BLOCK_ELEMENTS.has(name)) {
+      frame.effects |= BLOCK;
+      this.#boundary();
+    }
+  }
+
+  /** Character data, entities decoded. Ignored in dropped subtrees and in `<head>`. */
+  text(data: string): void {
+    this.#assertOpen();
+    if (this.#skipDepth > 0) return;
+    if (this.#titleDepth > 0) {
+      this.#titleText?.push(data);
+    } else if (this.#headDepth > 0) {
+      return;
+    } else if (this.#link !== undefined) {
+      this.#link.text.push(data);
+    } else {
+      this.#pendingText.push(data);
+    }
+  }
+
+  closeElement(name: string): void {
+    this.#assertOpen();
+    let index = this.#stack.length - 1;
+    while (index >= 0 && this.#stack[index]!.name !== name) index--;
+    if (index < 0) return; // a stray end tag
+    while (this.#stack.length > index) this.#onClose(this.#stack.pop()!);
+  }
+
+  /** Close what is still open and return the page. The builder cannot be used afterwards. */
+  finish(): PageSegments {
+    this.#assertOpen();
+    while (this.#stack.length > 0) this.#onClose(this.#stack.pop()!);
+    this.#endLink();
+    this.#flushText();
+    this.#finished = true;
+    return {
+      pageUrl: this.#pageUrl,
+      baseUrl: this.#baseUrl,
+      title: this.#title ?? '',
+      description: this.#description ?? '',
+      keywords: this.#keywords ?? '',
+      robots: { ...this.#robots },
+      segments: this.#segments,
+    };
+  }
+
+  #onClose(frame: Frame): void {
+    const { effects } = frame;
+    if (effects & SKIP) this.#skipDepth--;
+    if (effects & HEAD) this.#headDepth--;
+    if (effects & TITLE && --this.#titleDepth === 0 && this.#titleText !== undefined) {
+      this.#title = collapseWhiteSpace(this.#titleText.join(''));
+      this.#titleText = undefined;
+    }
+    if (effects & LINK && this.#link?.id === frame.linkId) this.#endLink();
+    if (effects & BLOCK) this.#boundary();
+  }
+
+  /** The first `<base href>` wins, as in browsers; one that does not parse leaves `pageUrl`. */
+  #onBase(href: string | null | undefined): void {
+    if (this.#baseFixed || href == null) return;
+    this.#baseFixed = true;
+    const resolved = parseUrl(href, this.#pageUrl);
+    if (resolved !== undefined) this.#baseUrl = resolved.href;
+  }
+
+  /** description / keywords: the first one given; robots: every one adds its restrictions. */
+  #onMeta(name: string | null | undefined, content: string | null | undefined): void {
+    if (name == null || content == null) return;
+    switch (name.trim().toLowerCase()) {
+      case 'description':
+        this.#description ??= collapseWhiteSpace(content);
+        return;
+      case 'keywords':
+        this.#keywords ??= collapseWhiteSpace(content);
+        return;
+      case 'robots': {
+        const robots = parseRobotsContent(content);
+        this.#robots.noindex ||= robots.noindex;
+        this.#robots.nofollow ||= robots.nofollow;
+        return;
+      }
+    }
+  }
+
+  /**
+   * `<a>` ends any open link first: nested anchors are invalid, and both the HTML5 tree builder
+   * and htmlparser2 close the outer one there. An `<area>` inside a link is ignored. Without a
+   * followable URL the element is not a link and its text stays in the running text.
+   */
+  #onLinkOpen(frame: Frame, name: string, attr: AttributeReader): void {
+    if (name === 'a') this.#endLink();
+    else if (this.#link !== undefined) return;
+    const href = attr('href');
+    if (href == null) return;
+    const url = normalizeUrl(href, this.#baseUrl);
+    if (url === undefined) return;
+    this.#flushText();
+    const alt = name === 'area' ? attr('alt') : null;
+    this.#link = {
+      id: this.#nextLinkId++,
+      url,
+      nofollow: relHasNofollow(attr('rel')),
+      text: [],
+      imageAlts: alt != null ? [alt] : [],
+      ariaLabel: attr('aria-label') ?? '',
+      title: attr('title') ?? '',
+    };
+    frame.effects |= LINK;
+    frame.linkId = this.#link.id;
+  }
+
+  /** Anchor: the link's text, else its images' alt text, else aria-label, else title. */
+  #endLink(): void {
+    const link = this.#link;
+    if (link === undefined) return;
+    this.#link = undefined;
+    const anchor =
+      collapseWhiteSpace(link.text.join('')) ||
+      collapseWhiteSpace(link.imageAlts.join(' ')) ||
+      collapseWhiteSpace(link.ariaLabel) ||
+      collapseWhiteSpace(link.title);
+    const segment: LinkSegment = { kind: 'link', url: link.url, anchor, nofollow: link.nofollow };
+    this.#emit(segment);
+  }
+
+  /** A block edge: inside a link it only separates words; elsewhere it is a break. */
+  #boundary(): void {
+    if (this.#link !== undefined) {
+      this.#link.text.push(' ');
+      return;
+    }
+    this.#flushText();
+    this.#pendingBreak = true;
+  }
+
+  #flushText(): void {
+    if (this.#pendingText.length === 0) return;
+    const text = collapseWhiteSpace(this.#pendingText.join(''));
+    this.#pendingText = [];
+    if (text !== '') this.#emit({ kind: 'text', text });
+  }
+
+  /** Breaks are emitted lazily, before the next content: never first, last or doubled. */
+  #emit(segment: Segment): void {
+    if (this.#pendingBreak && this.#segments.length > 0) this.#segments.push({ kind: 'break' });
+    this.#pendingBreak = false;
+    this.#segments.push(segment);
+  }
+
+  #assertOpen(): void {
+    if (this.#finished) throw new Error('SegmentBuilder: finish() was already called; start a new builder');
+  }
+}

@@ -1,0 +1,11 @@
+/** Stage 3, tokens: the folder's public surface. */
+export type { ChineseCutter, Tokenizer } from './types.ts';
+export type { CachingTokenizer, TokenizerOptions } from './tokenizer.ts';
+export {
+  createTokenizer,
+  normalizeText,
+  DEFAULT_TOKEN_CACHE_SIZE,
+  DEFAULT_TOKEN_CACHE_MAX_LENGTH,
+} from './tokenizer.ts';
+export { STOPWORDS } from './stopwords.ts';
+export { LruCache } from './lru-cache.ts';

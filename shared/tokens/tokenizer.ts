@@ -1,0 +1,103 @@
+/**
+ * The tokenizer: text → normalised word tokens (pipeline stage 3).
+ *
+ * Han et al. 2010 segment Chinese anchors and contexts into words before counting them (§3.2.1);
+ * both the extension and the companion must produce the very same tokens for the same text,
+ * or a model trained on one side would score differently on the other. So the rule is written
+ * once here and only jieba's `cut` is platform-specific:
+ *
+ * 1. `normalizeText`: NFKC (full-width `ＡＢＣ１２３` → `abc123`, compatibility ideographs → their
+ *    unified forms), then lower case.
+ * 2. Runs of `\p{Script=Han}` go to the injected `cut` (jieba-wasm, HMM on).
+ * 3. Everything else is scanned for words: a run of letters, marks and digits of any non-Han
+ *    script (Latin, Cyrillic, Greek, kana, hangul, …) — `debian`, `v2`, `москва`, `カタカナ`.
+ *    Two such runs joined by one `.`, `_`, `-`, `'` or `’` stay one token (`node.js`, `v2.1`,
+ *    `e-mail`, `don't`), and one or two trailing `+`/`#` not followed by a letter or digit are
+ *    kept (`c++`, `c#`). Scripts written without spaces other than Chinese (Japanese kana, Thai)
+ *    are not segmented further: a run is one token.
+ * 4. White space, punctuation and symbols never form tokens; stop words, if given, are dropped.
+ *
+ * Navigation anchors (`首页`, `下一页`, a site's menu) repeat on every page of a site, so results
+ * are cached per input string in a bounded LRU; texts longer than `cacheMaxLength` (page bodies)
+ * are tokenized but not cached, so the cache's memory stays bounded by entries × length.
+ */
+import { LruCache } from './lru-cache.ts';
+import type { ChineseCutter, Tokenizer } from './types.ts';
+
+export interface TokenizerOptions {
+  /** jieba's `cut(text, true)` for one Han run; the platform loads it. Required. */
+  cut: ChineseCutter;
+  /** Tokens to drop, compared after `normalizeText`. Default: none (see `STOPWORDS`). */
+  stopwords?: Iterable<string>;
+  /** Most texts whose tokens are cached (LRU). Default 50,000; 0 turns caching off. */
+  cacheSize?: number;
+  /** Longest text (in UTF-16 units) whose tokens are cached. Default 1,000. */
+  cacheMaxLength?: number;
+}
+
+/** A tokenizer with a look at its cache, for tests and diagnostics. */
+export interface CachingTokenizer extends Tokenizer {
+  /** Texts now cached; never more than `cacheCapacity`. */
+  readonly cacheSize: number;
+  readonly cacheCapacity: number;
+}
+
+export const DEFAULT_TOKEN_CACHE_SIZE = 50_000;
+export const DEFAULT_TOKEN_CACHE_MAX_LENGTH = 1_000;
+
+/** NFKC, then lower case: the one normal form of tokens and of lexicon matching. */
+export function normalizeText(s: string): string {
+  return s.normalize('NFKC').toLowerCase();
+}
+
+/** A letter, mark or digit of any script but Han (Han runs are jieba's). */
+const WORD_CHAR = String.raw`(?:(?!\p{Script=Han})[\p{L}\p{M}\p{N}])`;
+/** Group 1: a Han run. Group 2: a word as described in the header, rule 3. */
+const RUN = new RegExp(
+  String.raw`(\p{Script=Han}+)|(${WORD_CHAR}+(?:[._'’-]${WORD_CHAR}+)*(?:[+#]{1,2}(?!${WORD_CHAR}))?)`,
+  'gu',
+);
+/** A token must hold at least one letter or digit (drops anything a cutter returns as punctuation). */
+const HAS_WORD_CHAR = /[\p{L}\p{N}]/u;
+
+export function createTokenizer(options: TokenizerOptions): CachingTokenizer {
+  const { cut } = options;
+  const stopwords = new Set<string>();
+  for (const word of options.stopwords ?? []) stopwords.add(normalizeText(word.trim()));
+  const cache = new LruCache<string, readonly string[]>(options.cacheSize ?? DEFAULT_TOKEN_CACHE_SIZE);
+  const cacheMaxLength = options.cacheMaxLength ?? DEFAULT_TOKEN_CACHE_MAX_LENGTH;
+
+  const keep = (token: string): boolean => HAS_WORD_CHAR.test(token) && !stopwords.has(token);
+
+  function compute(text: string): string[] {
+    const tokens: string[] = [];
+    for (const match of normalizeText(text).matchAll(RUN)) {
+      const [, han, word] = match;
+      if (han !== undefined) {
+        for (const piece of cut(han)) if (keep(piece)) tokens.push(piece);
+      } else if (word !== undefined && keep(word)) {
+        tokens.push(word);
+      }
+    }
+    return tokens;
+  }
+
+  return {
+    tokenize(text: string): string[] {
+      if (text.length > cacheMaxLength) return compute(text);
+      let cached = cache.get(text);
+      if (cached === undefined) {
+        cached = Object.freeze(compute(text));
+        cache.set(text, cached);
+      }
+      // A copy: the contract's `string[]` is mutable, and a caller's push must not reach the cache.
+      return cached.slice();
+    },
+    get cacheSize() {
+      return cache.size;
+    },
+    get cacheCapacity() {
+      return cache.capacity;
+    },
+  };
+}

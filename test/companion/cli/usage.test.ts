@@ -1,0 +1,129 @@
+/**
+ * The command line's edges, through the real bin: help and version, and every kind of bad
+ * input exits non-zero with exactly one stderr line that names what is wrong (STYLE.md 7).
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/run-cli.ts';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'linkscent-usage-'));
+});
+
+/** Asserts a failure: the exit code, one stderr line, nothing on stdout. */
+async function expectOneLineFailure(args: string[], code: number, pattern: RegExp): Promise<string> {
+  const result = await runCli(args);
+  expect(result.errorLines, result.stderr).toHaveLength(1);
+  expect(result.errorLines[0]).toMatch(pattern);
+  expect(result.code).toBe(code);
+  expect(result.stdout).toBe('');
+  return result.errorLines[0]!;
+}
+
+describe('linkscent: help and version', () => {
+  it('--help lists every command and exits 0', async () => {
+    const result = await runCli(['--help']);
+    expect(result.code).toBe(0);
+    for (const command of ['collect', 'train', 'eval', 'crawl', 'serve']) expect(result.stdout).toContain(`  ${command} `);
+  });
+
+  it("a command's --help lists its options with defaults, even beside a bad option", async () => {
+    const result = await runCli(['crawl', '--bogus', '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/--max-pages <N>/);
+    expect(result.stdout).toMatch(/--strategy <name>.*\[default: nb with --model, else bfs\]/);
+    expect(result.stdout).toMatch(/--page-model <FILE>/);
+  });
+
+  it('--version prints the package version', async () => {
+    const result = await runCli(['--version']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
+
+describe('linkscent: bad usage exits 2 with one line', () => {
+  it('no command', () => expectOneLineFailure([], 2, /^linkscent: missing command/));
+
+  it('an unknown command', () => expectOneLineFailure(['crawwl'], 2, /^linkscent: unknown command "crawwl"; commands: collect, train/));
+
+  it('a non-integer --max-pages names the flag and the value', async () => {
+    const line = await expectOneLineFailure(['crawl', 'http://127.0.0.1:9/', '--max-pages', 'ten', '--out', dir], 2, /^linkscent crawl: /);
+    expect(line).toBe('linkscent crawl: --max-pages must be a positive integer, got "ten"');
+  });
+
+  it('zero and negative --max-pages', async () => {
+    await expectOneLineFailure(['collect', 'http://127.0.0.1:9/', '--positive', 'x.org', '--max-pages', '0', '--out', 'x'], 2, /--max-pages must be a positive integer, got "0"/);
+    await expectOneLineFailure(['crawl', 'http://127.0.0.1:9/', '--out', dir, '--max-pages=-3'], 2, /--max-pages must be a positive integer, got "-3"/);
+  });
+
+  it('an unknown option names it and the valid ones', () =>
+    expectOneLineFailure(
+      ['crawl', 'http://127.0.0.1:9/', '--max-pages', '5', '--out', dir, '--bogus'],
+      2,
+      /^linkscent crawl: unknown option --bogus; valid options: --model, .*--max-pages.*--help$/,
+    ));
+
+  it('a missing --out', () =>
+    expectOneLineFailure(['collect', 'http://127.0.0.1:9/', '--positive', 'a.org', '--max-pages', '5'], 2, /^linkscent collect: --out is required$/));
+
+  it('a missing --positive', () =>
+    expectOneLineFailure(['collect', 'http://127.0.0.1:9/', '--max-pages', '5', '--out', 'x.jsonl'], 2, /^linkscent collect: --positive is required/));
+
+  it('an option without its value', () =>
+    expectOneLineFailure(['train', 'a.jsonl', '--out'], 2, /^linkscent train: --out needs a value$/));
+
+  it('a single-valued option given twice', () =>
+    expectOneLineFailure(['train', 'a.jsonl', '--out', 'a.json', '--out', 'b.json'], 2, /^linkscent train: --out given more than once$/));
+
+  it('a bad seed URL', () =>
+    expectOneLineFailure(['crawl', 'not-a-url', '--max-pages', '5', '--out', dir], 2, /^linkscent crawl: seed "not-a-url" is not an absolute http\(s\) URL$/));
+
+  it('--strategy nb without --model', () =>
+    expectOneLineFailure(['crawl', 'http://127.0.0.1:9/', '--strategy', 'nb', '--max-pages', '5', '--out', dir], 2, /^linkscent crawl: --strategy nb needs --model FILE/));
+
+  it('an unknown strategy', () =>
+    expectOneLineFailure(['crawl', 'http://127.0.0.1:9/', '--strategy', 'dfs', '--max-pages', '5', '--out', dir], 2, /--strategy must be one of nb, bfs, best-first, got "dfs"/));
+
+  it('best-first without a topic', () =>
+    expectOneLineFailure(['crawl', 'http://127.0.0.1:9/', '--strategy', 'best-first', '--max-pages', '5', '--out', dir], 2, /best-first needs --topic/));
+
+  it('--features outside 1|2 and a bad --form', async () => {
+    await expectOneLineFailure(['train', 'a.jsonl', '--out', 'm.json', '--features', '3'], 2, /^linkscent train: --features must be one of 1, 2, got "3"$/);
+    await expectOneLineFailure(['train', 'a.jsonl', '--out', 'm.json', '--form', 'gaussian'], 2, /--form must be one of bernoulli, multinomial, got "gaussian"/);
+  });
+
+  it('eval: --split outside (0, 1), and neither --model nor --split', async () => {
+    await expectOneLineFailure(['eval', 'a.jsonl', '--split', '1.5'], 2, /^linkscent eval: --split must be a fraction between 0 and 1 \(exclusive\), got "1.5"$/);
+    await expectOneLineFailure(['eval', 'a.jsonl'], 2, /^linkscent eval: give --model FILE \(evaluate a model\) or --split F/);
+    await expectOneLineFailure(['eval', 'a.jsonl', 'b.jsonl', '--split', '0.7'], 2, /takes one <labeled.jsonl>, got an extra "b.jsonl"/);
+  });
+});
+
+describe('linkscent: runtime failures exit 1 with one line', () => {
+  it('a labeled file that does not exist', () =>
+    expectOneLineFailure(['train', join(dir, 'nope.jsonl'), '--out', join(dir, 'm.json')], 1, /^linkscent train: cannot read .*nope\.jsonl: no such file$/));
+
+  it('a labeled file with no valid line', async () => {
+    const path = join(dir, 'bad.jsonl');
+    writeFileSync(path, '{"url": "http://a/", "label": 1}\nnot json\n');
+    await expectOneLineFailure(['train', path, '--out', join(dir, 'm.json')], 1, /no valid labeled links in .*bad\.jsonl \(2 bad lines; first .*bad\.jsonl:1: missing field "anchor"\)$/);
+  });
+
+  it('a corrupt model file', async () => {
+    const labeled = join(dir, 'ok.jsonl');
+    writeFileSync(labeled, `${JSON.stringify({ url: 'http://a/x', pageUrl: 'http://a/', anchor: '股票', before: '', after: '', label: 1 })}\n`);
+    const model = join(dir, 'corrupt.json');
+    writeFileSync(model, '{"formatName": "dexie", "data": ');
+    await expectOneLineFailure(['eval', labeled, '--model', model], 1, /^linkscent eval: .*corrupt\.json/);
+  });
+
+  it('a model file that does not exist', () =>
+    expectOneLineFailure(['crawl', 'http://127.0.0.1:9/', '--model', join(dir, 'none.json'), '--max-pages', '5', '--out', dir], 1, /^linkscent crawl: cannot read model file .*none\.json: ENOENT$/));
+
+  it('--out in a folder that does not exist', () =>
+    expectOneLineFailure(['collect', 'http://127.0.0.1:9/', '--positive', 'a.org', '--max-pages', '1', '--out', join(dir, 'no/such/dir/x.jsonl')], 1, /^linkscent collect: cannot write .*x\.jsonl: its folder does not exist$/));
+});

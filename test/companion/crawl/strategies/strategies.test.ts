@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import type { LinkContext } from '../../../../shared/contexts/types.ts';
+import type { PageSegments } from '../../../../shared/segments/types.ts';
+import { loadNodeTokenizer } from '../../../../companion/platform/jieba-node.ts';
+import { createStrategy, STRATEGY_NAMES, StrategyConfigError } from '../../../../companion/crawl/strategies/index.ts';
+import { structureFactor } from '../../../../companion/crawl/strategies/best-first-strategy.ts';
+import { cosine, termVector } from '../../../../companion/crawl/strategies/term-vector.ts';
+import { LinkScorer } from '../../../../shared/pipeline/link-scorer.ts';
+import type { NaiveBayes } from '../../../../shared/model/naive-bayes.ts';
+import type { FeatureVector } from '../../../../shared/features/types.ts';
+
+const tokenizer = loadNodeTokenizer();
+
+function pageOf(url: string, text: string): PageSegments {
+  return {
+    pageUrl: url,
+    baseUrl: url,
+    title: '',
+    description: '',
+    keywords: '',
+    robots: { noindex: false, nofollow: false },
+    segments: [{ kind: 'text', text }],
+  };
+}
+
+const link = (url: string, anchor: string, pageUrl = 'http://a.test/finance/index.html'): LinkContext => ({ url, pageUrl, anchor, before: '', after: '' });
+
+describe('createStrategy', () => {
+  it('lists the valid names for an unknown one', () => {
+    expect(() => createStrategy('dfs')).toThrow('unknown crawl strategy "dfs"; valid strategies: nb, bfs, best-first');
+    expect(() => createStrategy('toString')).toThrow(StrategyConfigError);
+    expect(STRATEGY_NAMES).toEqual(['nb', 'bfs', 'best-first']);
+  });
+
+  it('says what nb and best-first are missing', () => {
+    expect(() => createStrategy('nb')).toThrow('strategy nb needs a model (--model FILE)');
+    expect(() => createStrategy('best-first', { tokenizer })).toThrow(/needs a topic/);
+    expect(() => createStrategy('best-first', { tokenizer, topicText: '股票', alpha: 1.5 })).toThrow(/alpha must lie in \[0, 1\]/);
+  });
+});
+
+describe('nb', () => {
+  it('scores P(+|context) from the LinkScorer and extracts contexts with the model\'s window', () => {
+    // The model is the only stand-in here: a fixed rule over the real pipeline's features.
+    const model = { score: (x: FeatureVector) => ({ p: x.has('a:股票') ? 0.9 : 0.2, logOdds: 0, top: [] }) } as unknown as NaiveBayes;
+    const scorer = new LinkScorer({ tokenizer, model, features: { group: 1, lexicon: [], urlTokens: false }, window: 5 });
+    const nb = createStrategy('nb', { scorer, modelFingerprint: 'abc' });
+    const page = pageOf('http://a.test/', '');
+    page.segments = [
+      { kind: 'text', text: '一二三四五六七八九十' },
+      { kind: 'link', url: 'http://a.test/s', anchor: '股票', nofollow: false },
+      { kind: 'link', url: 'http://a.test/f', anchor: '足球', nofollow: false },
+    ];
+    const contexts = nb.contexts!(page);
+    expect(contexts.map((c) => c.before)).toEqual(['六七八九十', '股票']);
+    expect(nb.scoreLinks({ url: page.pageUrl, page, depth: 0, score: 1 }, contexts)).toEqual([0.9, 0.2]);
+    expect(nb).toMatchObject({ name: 'nb', seedScore: 1, fingerprint: 'abc' });
+  });
+});
+
+describe('bfs', () => {
+  it('scores −depth so shallower is sooner, seeds (depth 0) above every child', () => {
+    const bfs = createStrategy('bfs');
+    const parent = { url: 'http://a.test/', page: pageOf('http://a.test/', ''), depth: 2, score: -2 };
+    expect(bfs.scoreLinks(parent, [link('http://a.test/x', 'x'), link('http://b.test/y', 'y')])).toEqual([-3, -3]);
+    expect(bfs.seedScore).toBe(0);
+  });
+});
+
+describe('best-first (seed 004 eq. 5-4)', () => {
+  it('k is 1 under the parent directory, ½ elsewhere on the host, 0 off host', () => {
+    const parent = 'http://a.test/finance/index.html';
+    expect(structureFactor(parent, 'http://a.test/finance/2024/1.html')).toBe(1);
+    expect(structureFactor(parent, 'http://a.test/sports/1.html')).toBe(0.5);
+    expect(structureFactor(parent, 'http://b.test/finance/1.html')).toBe(0);
+    expect(structureFactor('http://a.test/', 'http://a.test/anything')).toBe(1);
+  });
+
+  it('computes v = α(1+k)·sim(parent) + β·sim(anchor) with α = 0.6 by default', () => {
+    const topic = '股票 基金';
+    const s = createStrategy('best-first', { tokenizer, topicText: topic });
+    const page = pageOf('http://a.test/finance/index.html', '股票 股票 足球');
+    const parent = { url: page.pageUrl, page, depth: 0, score: 1.6 };
+    const topicV = termVector(tokenizer, topic);
+    const simParent = cosine(termVector(tokenizer, '股票 股票 足球'), topicV);
+    const simAnchor = cosine(termVector(tokenizer, '基金'), topicV);
+    expect(simParent).toBeCloseTo(2 / (Math.sqrt(5) * Math.sqrt(2)), 12);
+    const [same, host, off] = s.scoreLinks(parent, [
+      link('http://a.test/finance/1.html', '基金'),
+      link('http://a.test/sports/1.html', '基金'),
+      link('http://b.test/x', '基金'),
+    ]);
+    expect(same).toBeCloseTo(0.6 * 2 * simParent + 0.4 * simAnchor, 12);
+    expect(host).toBeCloseTo(0.6 * 1.5 * simParent + 0.4 * simAnchor, 12);
+    expect(off).toBeCloseTo(0.6 * simParent + 0.4 * simAnchor, 12);
+    expect(s.seedScore).toBeCloseTo(1.6, 12);
+  });
+
+  it('ranks an on-topic anchor above an off-topic one on the same parent', () => {
+    const s = createStrategy('best-first', { tokenizer, topicText: '股票 基金 银行 利率', alpha: 0.5 });
+    const page = pageOf('http://a.test/', '新闻');
+    const [on, offTopic] = s.scoreLinks({ url: page.pageUrl, page, depth: 0, score: 1 }, [
+      link('http://a.test/1', '银行下调利率'),
+      link('http://a.test/2', '国足主场取胜'),
+    ]);
+    expect(on).toBeGreaterThan(offTopic!);
+    expect(offTopic).toBe(0);
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * HostScheduler with real timers. Timing assertions are one-sided ("the second start is at least
+ * the delay after the first"), which the scheduler guarantees exactly, plus generous upper
+ * bounds only where a test would otherwise hang; nothing depends on a tight clock.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_FETCH_OPTIONS } from '../../../companion/fetch/fetch-options.ts';
+import { fetchPage } from '../../../companion/fetch/fetch-page.ts';
+import { HostScheduler } from '../../../companion/fetch/host-scheduler.ts';
+import { closeSharedAgents } from '../../../companion/fetch/http-agent.ts';
+import { startHostileServer, type HostileServer } from '../support/hostile-server.ts';
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Acquires for each label in order (all queued at once), records start times, holds each `holdMs`. */
+async function run(scheduler: HostScheduler, jobs: { host: string; label: string; crawlDelayMs?: number }[], holdMs = 0) {
+  const starts: { label: string; at: number }[] = [];
+  let active = 0;
+  let maxActive = 0;
+  await Promise.all(
+    jobs.map(async ({ host, label, crawlDelayMs }) => {
+      const release = await scheduler.acquire(host, crawlDelayMs);
+      starts.push({ label, at: performance.now() });
+      maxActive = Math.max(maxActive, ++active);
+      await sleep(holdMs);
+      active--;
+      release();
+    }),
+  );
+  return { starts, maxActive };
+}
+
+describe('HostScheduler', () => {
+  it('spaces request starts to one host by at least delayMs', async () => {
+    const { starts } = await run(new HostScheduler({ perHostConcurrency: 2, delayMs: 100 }), ['1', '2', '3'].map((label) => ({ host: 'a', label })));
+    expect(starts[1]!.at - starts[0]!.at).toBeGreaterThanOrEqual(100);
+    expect(starts[2]!.at - starts[1]!.at).toBeGreaterThanOrEqual(100);
+  });
+
+  it('keeps at most perHostConcurrency requests in flight per host', async () => {
+    const jobs = Array.from({ length: 6 }, (_, i) => ({ host: 'a', label: String(i) }));
+    const { maxActive, starts } = await run(new HostScheduler({ perHostConcurrency: 2, delayMs: 0 }), jobs, 40);
+    expect(maxActive).toBe(2);
+    expect(starts).toHaveLength(6);
+  });
+
+  it('serves one host first come, first served', async () => {
+    const jobs = Array.from({ length: 8 }, (_, i) => ({ host: 'a', label: String(i) }));
+    const { starts } = await run(new HostScheduler({ perHostConcurrency: 1, delayMs: 5 }), jobs, 2);
+    expect(starts.map((s) => s.label)).toEqual(jobs.map((j) => j.label));
+  });
+
+  it('lets a Crawl-delay larger than delayMs widen the spacing', async () => {
+    const { starts } = await run(new HostScheduler({ perHostConcurrency: 2, delayMs: 10 }), [
+      { host: 'a', label: '1', crawlDelayMs: 150 },
+      { host: 'a', label: '2', crawlDelayMs: 150 },
+    ]);
+    expect(starts[1]!.at - starts[0]!.at).toBeGreaterThanOrEqual(150);
+  });
+
+  it('does not make one host wait for another', async () => {
+    const scheduler = new HostScheduler({ perHostConcurrency: 1, delayMs: 5_000 });
+    const first = performance.now();
+    const releaseA = await scheduler.acquire('a.example');
+    const releaseB = await scheduler.acquire('b.example');
+    expect(performance.now() - first).toBeLessThan(1_000);
+    releaseA();
+    releaseB();
+  });
+
+  it('ignores a second call of the same release function', async () => {
+    const scheduler = new HostScheduler({ perHostConcurrency: 1, delayMs: 0 });
+    const release = await scheduler.acquire('a');
+    const second = scheduler.acquire('a');
+    const third = scheduler.acquire('a');
+    release();
+    release();
+    await second;
+    expect(scheduler.load('a')).toEqual({ active: 1, waiting: 1 });
+    expect(await Promise.race([third.then(() => 'third started'), sleep(50).then(() => 'third waits')])).toBe('third waits');
+  });
+
+  it('gives up a waiting place when its signal aborts, and moves the queue on', async () => {
+    const scheduler = new HostScheduler({ perHostConcurrency: 1, delayMs: 0 });
+    const release = await scheduler.acquire('a');
+    const controller = new AbortController();
+    const abandoned = scheduler.acquire('a', undefined, controller.signal);
+    const next = scheduler.acquire('a');
+    controller.abort(new Error('stopped'));
+    await expect(abandoned).rejects.toThrow('stopped');
+    release();
+    const releaseNext = await next;
+    expect(scheduler.load('a')).toEqual({ active: 1, waiting: 0 });
+    releaseNext();
+  });
+
+  it('waits on unref’d timers, so a waiting scheduler does not keep the process alive', async () => {
+    const scheduler = new HostScheduler({ perHostConcurrency: 1, delayMs: 10_000 });
+    const release = await scheduler.acquire('a');
+    release();
+    const timersBefore = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    void scheduler.acquire('a'); // must wait ~10 s on a timer
+    await sleep(0);
+    expect(scheduler.load('a')).toEqual({ active: 0, waiting: 1 });
+    expect(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length).toBe(timersBefore);
+  });
+
+  it('rejects nonsense options', () => {
+    expect(() => new HostScheduler({ perHostConcurrency: 0, delayMs: 0 })).toThrow(/perHostConcurrency/);
+    expect(() => new HostScheduler({ perHostConcurrency: 1, delayMs: -1 })).toThrow(/delayMs/);
+  });
+});
+
+describe('HostScheduler in front of fetchPage', () => {
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostileServer();
+  });
+  afterAll(async () => {
+    await closeSharedAgents();
+    await server.close();
+  });
+
+  it('spaces the requests the server receives', async () => {
+    const scheduler = new HostScheduler({ perHostConcurrency: 2, delayMs: 200 });
+    const host = new URL(server.origin).host;
+    await Promise.all(
+      [1, 2, 3].map(async (i) => {
+        const release = await scheduler.acquire(host);
+        try {
+          return await fetchPage(`${server.origin}/site/a?spaced=${i}`, DEFAULT_FETCH_OPTIONS);
+        } finally {
+          release();
+        }
+      }),
+    );
+    const arrivals = server.requests.filter((r) => r.path.startsWith('/site/a?spaced')).map((r) => r.at);
+    expect(arrivals).toHaveLength(3);
+    // Arrival gaps can shrink by a connection set-up time; 50 ms of slack covers it on loopback.
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(150);
+    expect(arrivals[2]! - arrivals[1]!).toBeGreaterThanOrEqual(150);
+  });
+});

@@ -1,0 +1,69 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadModelFile, ModelFileError } from '../../../companion/model/load-model-file.ts';
+import { openNodeDb, writeModelFile } from '../../../companion/platform/node-indexeddb.ts';
+import { NaiveBayes } from '../../../shared/model/naive-bayes.ts';
+import { saveModel } from '../../../shared/model/model-store.ts';
+import type { Topic } from '../../../shared/model/types.ts';
+import { tempDir } from '../crawl/crawl-test-helpers.ts';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+function topic(id: string): Topic {
+  return { id, name: `topic ${id}`, lexicon: [], positive: [], negative: [], threshold: 0.5, featureGroup: 2, form: 'bernoulli', window: 80 };
+}
+
+function trained(): NaiveBayes {
+  const nb = new NaiveBayes({ form: 'bernoulli' });
+  nb.add(new Map([['a:股票', 1]]), 1);
+  nb.add(new Map([['a:足球', 1]]), 0);
+  return nb;
+}
+
+/** Writes a model file holding these topics; those in `withModel` get the trained model. */
+async function modelFile(ids: string[], withModel: string[]): Promise<string> {
+  const { dir, cleanup } = tempDir('linkscent-model-');
+  cleanups.push(cleanup);
+  const db = await openNodeDb(); // each has its own in-memory IndexedDB
+  for (const id of ids) {
+    if (withModel.includes(id)) await saveModel(db, topic(id), trained());
+    else await db.topics.put(topic(id));
+  }
+  const path = join(dir, 'model.json');
+  await writeModelFile(path, db);
+  db.close();
+  return path;
+}
+
+describe('loadModelFile', () => {
+  it('returns the only topic and its model, with a fingerprint of the file', async () => {
+    const path = await modelFile(['finance'], ['finance']);
+    const { topic: t, model, fingerprint } = await loadModelFile(path);
+    expect(t.id).toBe('finance');
+    expect(model.score(new Map([['a:股票', 1]])).p).toBeCloseTo(trained().score(new Map([['a:股票', 1]])).p, 12);
+    expect(fingerprint).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('chooses a named topic (by id or name) among several, and says how when none is named', async () => {
+    const path = await modelFile(['finance', 'sports'], ['finance', 'sports']);
+    await expect(loadModelFile(path)).rejects.toThrow(/holds 2 topics \("topic finance", "topic sports"\); choose one with --model-topic/);
+    expect((await loadModelFile(path, 'sports')).topic.id).toBe('sports');
+    expect((await loadModelFile(path, 'topic finance')).topic.id).toBe('finance');
+    await expect(loadModelFile(path, 'chess')).rejects.toThrow(/has no topic "chess"; it has "topic finance", "topic sports"/);
+  });
+
+  it('a file without a model, without topics, or not a model file is one clear error', async () => {
+    await expect(loadModelFile(await modelFile(['finance'], []))).rejects.toThrow(/topic "topic finance" has no trained model \(run linkscent train first\)/);
+    await expect(loadModelFile(await modelFile([], []))).rejects.toThrow(/holds no topic and no model/);
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const bogus = join(dir, 'bogus.json');
+    writeFileSync(bogus, '{"hello": 1}');
+    await expect(loadModelFile(bogus)).rejects.toThrow(ModelFileError);
+    await expect(loadModelFile(join(dir, 'missing.json'))).rejects.toThrow(/cannot read model file .*missing\.json: ENOENT/);
+  });
+});

@@ -1,0 +1,181 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CrawlStore, STORE_FILE } from '../../../companion/store/crawl-store.ts';
+import type { FrontierEntry, PageRecord } from '../../../companion/store/records.ts';
+
+let dir: string;
+const open: CrawlStore[] = [];
+
+function store(create = true): CrawlStore {
+  const s = CrawlStore.open(dir, { create });
+  open.push(s);
+  return s;
+}
+
+function entry(url: string, score: number, depth = 1, parent: string | null = null): FrontierEntry {
+  return { url, score, depth, parent, host: new URL(url).host };
+}
+
+function page(url: string, overrides: Partial<PageRecord> = {}): PageRecord {
+  return {
+    url,
+    finalUrl: url,
+    status: 200,
+    depth: 0,
+    parent: null,
+    score: 1,
+    fetchedAt: '2024-01-01T00:00:00.000Z',
+    bytes: 10,
+    contentType: 'text/html',
+    outcome: 'ok',
+    ...overrides,
+  };
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'linkscent-store-'));
+});
+afterEach(() => {
+  for (const s of open.splice(0)) s.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('CrawlStore frontier', () => {
+  it('a URL met again keeps its highest score (and the depth and parent that earned it)', () => {
+    const s = store();
+    s.enqueue([entry('http://a.test/x', 0.3, 2, 'http://a.test/p1')]);
+    s.enqueue([entry('http://a.test/x', 0.9, 5, 'http://a.test/p2')]);
+    s.enqueue([entry('http://a.test/x', 0.1, 1, 'http://a.test/p3')]);
+    const row = s.frontierEntry('http://a.test/x')!;
+    expect(row.score).toBe(0.9);
+    expect(row.depth).toBe(5);
+    expect(row.parent).toBe('http://a.test/p2');
+    expect(s.counts().queued).toBe(1);
+  });
+
+  it('pops the highest score first, ties in discovery order, each URL once', () => {
+    const s = store();
+    s.enqueue([entry('http://a.test/1', 0.5), entry('http://a.test/2', 0.8), entry('http://a.test/3', 0.5), entry('http://a.test/4', -1)]);
+    const order: string[] = [];
+    for (let row = s.claimNext(); row; row = s.claimNext()) order.push(row.url);
+    expect(order).toEqual(['http://a.test/2', 'http://a.test/1', 'http://a.test/3', 'http://a.test/4']);
+    expect(s.counts()).toMatchObject({ queued: 0, inFlight: 4 });
+  });
+
+  it('does not raise or requeue a URL already in flight or done', () => {
+    const s = store();
+    s.enqueue([entry('http://a.test/1', 0.5)]);
+    const claimed = s.claimNext()!;
+    s.enqueue([entry('http://a.test/1', 0.99)]);
+    expect(s.frontierEntry(claimed.url)).toMatchObject({ state: 'in-flight', score: 0.5 });
+    s.recordPage(page(claimed.url));
+    s.enqueue([entry('http://a.test/1', 0.99)]);
+    expect(s.frontierEntry(claimed.url)).toMatchObject({ state: 'done', score: 0.5 });
+    expect(s.claimNext()).toBeUndefined();
+  });
+
+  it('claim skips rows the caller skips, drops rows it drops, and walks past one batch', () => {
+    const s = store();
+    const busy = Array.from({ length: 150 }, (_, i) => entry(`http://busy.test/${i}`, 0.9));
+    s.enqueue([...busy, entry('http://capped.test/a', 0.8), entry('http://free.test/a', 0.1)]);
+    const row = s.claimNext((r) => (r.host === 'busy.test' ? 'skip' : r.host === 'capped.test' ? { drop: 'host-cap' } : 'take'));
+    expect(row?.url).toBe('http://free.test/a');
+    expect(s.frontierEntry('http://capped.test/a')).toMatchObject({ state: 'dropped', reason: 'host-cap' });
+    expect(s.counts()).toMatchObject({ queued: 150, inFlight: 1, dropped: 1 });
+    // A scan limit bounds the walk: the free URL lies beyond it.
+    s.enqueue([entry('http://free.test/b', 0.05)]);
+    expect(s.claimNext((r) => (r.host === 'busy.test' ? 'skip' : 'take'), 100)).toBeUndefined();
+  });
+
+  it('pops through the (state, score DESC, seq) index, without a sort', () => {
+    store().close();
+    const db = new Database(join(dir, STORE_FILE), { readonly: true });
+    const plan = db
+      .prepare(`EXPLAIN QUERY PLAN SELECT * FROM frontier WHERE state = 'queued' ORDER BY score DESC, seq LIMIT 64`)
+      .all() as { detail: string }[];
+    db.close();
+    const details = plan.map((p) => p.detail).join(' | ');
+    expect(details).toContain('frontier_next');
+    expect(details).not.toContain('TEMP B-TREE');
+  });
+});
+
+describe('CrawlStore pages', () => {
+  it('records a page, marks it done and enqueues its children in one transaction', () => {
+    const s = store();
+    s.enqueue([entry('http://a.test/', 1, 0)]);
+    const claimed = s.claimNext()!;
+    const record = s.recordPage(page(claimed.url), [entry('http://a.test/c1', 0.7, 1, claimed.url), entry('http://a.test/c2', 0.2, 1, claimed.url)]);
+    expect(record.seq).toBe(1);
+    expect(s.frontierEntry(claimed.url)?.state).toBe('done');
+    expect(s.counts()).toMatchObject({ queued: 2, done: 1, pages: 1 });
+  });
+
+  it('a page recorded twice fails and rolls its children back', () => {
+    const s = store();
+    s.recordPage(page('http://a.test/'));
+    expect(() => s.recordPage(page('http://a.test/'), [entry('http://a.test/child', 0.5)])).toThrow(/UNIQUE/);
+    expect(s.frontierEntry('http://a.test/child')).toBeUndefined();
+    expect([...s.pages()]).toHaveLength(1);
+  });
+
+  it('marks a redirect target done so it is not fetched again under its own name', () => {
+    const s = store();
+    s.enqueue([entry('http://a.test/old', 0.9), entry('http://a.test/new', 0.5)]);
+    s.claimNext();
+    s.recordPage(page('http://a.test/old', { finalUrl: 'http://a.test/new' }));
+    expect(s.frontierEntry('http://a.test/new')?.state).toBe('done');
+    expect(s.claimNext()).toBeUndefined();
+  });
+
+  it('keeps pages in fetch order with optional fields only when present', () => {
+    const s = store();
+    s.recordPage(page('http://a.test/1', { relevance: 0.75, noindex: true }));
+    s.recordPage(page('http://b.test/2', { outcome: 'http-error', status: 500, error: 'HTTP 500' }));
+    s.recordPage(page('http://b.test/3', { outcome: 'robots-denied', status: 0 }));
+    const pages = [...s.pages()];
+    expect(pages.map((p) => p.seq)).toEqual([1, 2, 3]);
+    expect(pages[0]).toMatchObject({ relevance: 0.75, noindex: true });
+    expect(pages[0]).not.toHaveProperty('error');
+    expect(pages[1]).toMatchObject({ error: 'HTTP 500' });
+    expect(pages[1]).not.toHaveProperty('relevance');
+    expect([...s.pageCountsByHost()]).toEqual(expect.arrayContaining([['a.test', 1], ['b.test', 1]]));
+    expect(s.pageStats(0.5)).toEqual({ fetched: 2, robotsDenied: 1, errors: 1, judged: 1, relevant: 1 });
+  });
+});
+
+describe('CrawlStore on disk', () => {
+  it('refuses to start a crawl over another, or to resume nothing', () => {
+    store().close();
+    expect(() => CrawlStore.open(dir, { create: true })).toThrow(/already holds a crawl/);
+    expect(() => CrawlStore.open(join(dir, 'empty'), { create: false })).toThrow(/no crawl to resume/);
+  });
+
+  it('survives reopening: meta, frontier, pages; in-flight rows go back to the queue', () => {
+    const s = store();
+    s.setMeta('options', { maxPages: 10, seeds: ['http://a.test/'] });
+    s.enqueue([entry('http://a.test/1', 0.5), entry('http://a.test/2', 0.4)]);
+    s.claimNext();
+    s.recordPage(page('http://a.test/0'));
+    s.close();
+    const again = store(false);
+    expect(again.getMeta('options')).toEqual({ maxPages: 10, seeds: ['http://a.test/'] });
+    expect(again.counts()).toMatchObject({ queued: 1, inFlight: 1, pages: 1 });
+    expect(again.requeueInFlight()).toBe(1);
+    expect(again.claimNext()?.url).toBe('http://a.test/1');
+  });
+
+  it('runs in WAL mode with synchronous FULL', () => {
+    expect(store().durability()).toEqual({ journalMode: 'wal', synchronous: 2 });
+  });
+
+  it('stores labeled links once per (url, page, topic)', () => {
+    const s = store();
+    const link = { url: 'http://a.test/x', pageUrl: 'http://a.test/', anchor: '股票', before: '', after: '', label: 1 as const, source: 'crawl' as const, topic: 't' };
+    expect(s.addLabeledLinks([link, link, { ...link, topic: 'u' }])).toBe(2);
+    expect(s.labeledLinks()).toHaveLength(2);
+  });
+});

@@ -1,0 +1,271 @@
+/**
+ * End to end: the built extension (dist/chromium) in Debian's Chromium, against a loopback site.
+ *
+ *   1. the options page creates a topic whose on-topic pattern is the site's /finance/ and whose
+ *      off-topic pattern is its /sport/;
+ *   2. browsing four hub pages labels their links by pattern, so examples accumulate and the
+ *      model learns, with no button pressed;
+ *   3. on a test page whose links match no pattern, the finance-worded links are marked
+ *      (`data-linkscent-level`) and the sport-worded ones are not; the badge counts them;
+ *   4. a link added to the page later is scored and marked too;
+ *   5. after Chromium stops the service worker, a reloaded page is highlighted the same (the
+ *      worker keeps no state it cannot lose);
+ *   6. export → clear (delete the topic: examples and model gone) → import restores the same
+ *      examples, the same model rows and the same highlights; a corrupt file changes nothing.
+ *
+ * The extension is built first when dist/chromium is missing or older than its sources. The test
+ * skips, saying why, only when Chromium is not installed (scripts/test-all.mjs installs it).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { distDir, ensureBuilt } from '../support/ensure-built.ts';
+import { startTopicSite, type TopicSite } from './support/topic-pages.ts';
+
+const CHROMIUM = process.env.LINKSCENT_CHROMIUM ?? '/usr/bin/chromium';
+const LEVEL = 'data-linkscent-level';
+
+const skipReason = existsSync(CHROMIUM) ? null : `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)`;
+if (skipReason) console.warn(`extension e2e skipped: ${skipReason}`);
+
+/** A model file's topics, examples and model rows, without ids and save times. */
+function modelTables(fileText: string) {
+  const file = JSON.parse(fileText) as { data: { data: { tableName: string; rows: Record<string, unknown>[] }[] } };
+  const rows = (name: string) =>
+    (file.data.data.find((table) => table.tableName === name)?.rows ?? [])
+      .map(({ id: _id, savedAt: _savedAt, addedAt: _addedAt, $types: _types, ...row }) => JSON.stringify(row))
+      .sort();
+  const tables = { topics: rows('topics'), examples: rows('examples'), models: rows('models'), features: rows('features') };
+  expect(tables.examples).toHaveLength(48);
+  expect(tables.features.length).toBeGreaterThan(10);
+  return tables;
+}
+
+describe.skipIf(skipReason !== null)('extension end to end (Chromium)', () => {
+  let site: TopicSite;
+  let context: BrowserContext;
+  let profile: string;
+  let serviceWorker: Worker;
+  let extensionId: string;
+  let options: Page;
+  let exported: string;
+  let levelsBefore: Record<string, string | null>;
+
+  beforeAll(async () => {
+    ensureBuilt('chromium');
+    const extension = distDir('chromium');
+    site = await startTopicSite();
+    profile = mkdtempSync(join(tmpdir(), 'linkscent-e2e-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      // Extensions need Chromium's new headless mode, asked for by flag.
+      headless: false,
+      args: [
+        '--headless=new',
+        `--disable-extensions-except=${extension}`,
+        `--load-extension=${extension}`,
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    serviceWorker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 30_000 }));
+    extensionId = new URL(serviceWorker.url()).host;
+    options = await context.newPage();
+    await options.goto(`chrome-extension://${extensionId}/extension/options/index.html`);
+  }, 600_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await site?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  /** Sends a protocol message from the options page, as the popup and options do. */
+  function send<T>(message: object): Promise<T> {
+    return options.evaluate(
+      (m) => (globalThis as unknown as { chrome: { runtime: { sendMessage(m: object): Promise<unknown> } } }).chrome.runtime.sendMessage(m),
+      message,
+    ) as Promise<T>;
+  }
+
+  interface Stats {
+    topic: { id: string; name: string } | null;
+    counts: { byLabel: { on: number; off: number }; bySource: Record<string, number> };
+    pageOnTopicLinks: number | null;
+  }
+
+  /** The background's statistics, as the popup asks for them. */
+  const stats = (tabId?: number) => send<Stats>({ type: 'stats/get', ...(tabId === undefined ? {} : { tabId }) });
+
+  async function waitForCounts(atLeastOn: number, atLeastOff: number) {
+    await expect
+      .poll(async () => (await stats()).counts.byLabel, { timeout: 60_000, interval: 250 })
+      .toSatisfy((byLabel: { on: number; off: number }) => byLabel.on >= atLeastOn && byLabel.off >= atLeastOff);
+    return (await stats()).counts;
+  }
+
+  async function levels(page: Page): Promise<Record<string, string | null>> {
+    return page.$$eval('#on-list a, #off-list a, #later a', (links, attribute) =>
+      Object.fromEntries(links.map((a) => [a.getAttribute('href')!, a.getAttribute(attribute)])),
+    LEVEL);
+  }
+
+  it('creates a topic from the options page', async () => {
+    await options.click('#topic-new');
+    await options.fill('#topic-form [name=name]', '财经 finance');
+    await options.fill('#topic-form [name=positive]', `${site.origin}/finance/*`);
+    await options.fill('#topic-form [name=negative]', `${site.origin}/sport/*`);
+    await options.click('#topic-form button[type=submit]');
+    await expect.poll(async () => (await stats()).topic?.name, { timeout: 15_000 }).toBe('财经 finance');
+  });
+
+  it('labels links by pattern while browsing, so examples accumulate', async () => {
+    const page = await context.newPage();
+    let expectedOn = 0;
+    for (const url of site.hubUrls) {
+      await page.goto(url);
+      expectedOn += 6;
+      await waitForCounts(expectedOn, expectedOn);
+    }
+    const counts = (await stats()).counts;
+    // Six finance and six sport links per hub, each stored once.
+    expect(counts.byLabel).toEqual({ on: 24, off: 24 });
+    expect(counts.bySource).toEqual({ pattern: 48 });
+    // Visiting a hub again adds nothing: no duplicates.
+    await page.goto(site.hubUrls[0]!);
+    await page.waitForTimeout(1500);
+    expect((await stats()).counts.byLabel).toEqual({ on: 24, off: 24 });
+    await page.close();
+  });
+
+  let testPage: Page;
+  let testTabId: number;
+
+  /** The toolbar badge of a tab, read in the service worker. */
+  function badgeText(tabId: number): Promise<string> {
+    return serviceWorker.evaluate(
+      (id) =>
+        (globalThis as unknown as { chrome: { action: { getBadgeText(d: { tabId: number }): Promise<string> } } }).chrome.action.getBadgeText({
+          tabId: id,
+        }),
+      tabId,
+    );
+  }
+
+  /** Exports through the options page's button; returns the file's text. */
+  async function exportFile(name: string): Promise<string> {
+    const download = options.waitForEvent('download');
+    await options.click('#export');
+    const file = join(profile, name);
+    await (await download).saveAs(file);
+    return readFileSync(file, 'utf8');
+  }
+
+  it('marks the on-topic links of a new page and not the off-topic ones', async () => {
+    testPage = await context.newPage();
+    await testPage.goto(site.testUrl);
+    await expect.poll(() => testPage.locator(`#on-list a[${LEVEL}]`).count(), { timeout: 30_000 }).toBe(3);
+    expect(await testPage.locator(`#off-list a[${LEVEL}]`).count()).toBe(0);
+    // Chromium: the scoring Worker lives in the offscreen document the service worker made.
+    const offscreen = await serviceWorker.evaluate(async () => {
+      const { chrome } = globalThis as unknown as {
+        chrome: { runtime: { getContexts(f: object): Promise<{ documentUrl?: string }[]> } };
+      };
+      return (await chrome.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'] })).map((c) => c.documentUrl);
+    });
+    expect(offscreen).toEqual([`chrome-extension://${extensionId}/extension/offscreen/offscreen.html`]);
+    for (const value of Object.values(await levels(testPage))) expect(value === null || ['1', '2', '3'].includes(value)).toBe(true);
+    // The popup's page count comes from the content script of the active tab.
+    await testPage.bringToFront();
+    const tabId = await options.evaluate(async () => {
+      const { chrome } = globalThis as unknown as { chrome: { tabs: { query(q: object): Promise<{ id?: number }[]> } } };
+      return (await chrome.tabs.query({ active: true, lastFocusedWindow: true }))[0]?.id;
+    });
+    expect((await stats(tabId)).pageOnTopicLinks).toBe(3);
+    testTabId = tabId!;
+    await expect.poll(() => badgeText(testTabId), { timeout: 15_000 }).toBe('3');
+  });
+
+  it('marks a link added to the page later', async () => {
+    await testPage.evaluate(() => {
+      const a = document.createElement('a');
+      a.href = '/articles/later.html';
+      a.textContent = '股票 基金 行情';
+      document.getElementById('later')!.append(a);
+    });
+    await expect.poll(() => testPage.locator(`#later a[${LEVEL}]`).count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => badgeText(testTabId), { timeout: 15_000 }).toBe('4');
+    levelsBefore = await levels(testPage);
+  });
+
+  it('keeps working after Chromium stops the service worker (it holds no state it cannot lose)', async () => {
+    const counts = (await stats()).counts;
+    await serviceWorker.evaluate(() => {
+      (globalThis as { linkscentMarker?: number }).linkscentMarker = 1;
+    });
+    const cdp = await context.newCDPSession(options);
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    await cdp.detach();
+    await testPage.reload();
+    await expect.poll(() => testPage.locator(`#on-list a[${LEVEL}]`).count(), { timeout: 30_000 }).toBe(3);
+    expect(await testPage.locator(`#off-list a[${LEVEL}]`).count()).toBe(0);
+    expect((await stats()).counts).toEqual(counts);
+    // A fresh service worker answered: the old one's globals are gone.
+    serviceWorker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    expect(await serviceWorker.evaluate(() => (globalThis as { linkscentMarker?: number }).linkscentMarker)).toBeUndefined();
+    await testPage.evaluate(() => {
+      const a = document.createElement('a');
+      a.href = '/articles/later.html';
+      a.textContent = '股票 基金 行情';
+      document.getElementById('later')!.append(a);
+    });
+    await expect.poll(() => levels(testPage), { timeout: 30_000 }).toEqual(levelsBefore);
+  });
+
+  it('exports the database, and after a clear the import restores the same examples and scores', async () => {
+    const before = (await stats()).counts;
+    exported = await exportFile('export.json');
+    const file = join(profile, 'export.json');
+    expect(JSON.parse(exported)).toMatchObject({ formatName: 'dexie', data: { databaseName: 'linkscent' } });
+
+    // Clear: deleting the topic drops its examples and model; the page loses its highlights.
+    const { topic } = await stats();
+    await send({ type: 'topics/delete', topicId: topic!.id });
+    expect((await stats()).topic).toBeNull();
+    await expect.poll(() => testPage.locator(`[${LEVEL}]`).count(), { timeout: 15_000 }).toBe(0);
+
+    // A corrupt file is refused with a message and changes nothing.
+    const corrupt = join(profile, 'corrupt.json');
+    writeFileSync(corrupt, exported.slice(0, exported.length / 2));
+    const statusBefore = await options.textContent('#data-status');
+    await options.setInputFiles('#import-file', corrupt);
+    await expect.poll(() => options.textContent('#data-status'), { timeout: 15_000 }).not.toBe(statusBefore);
+    expect((await stats()).topic).toBeNull();
+
+    await options.setInputFiles('#import-file', file);
+    await expect.poll(async () => (await stats()).topic?.name, { timeout: 30_000 }).toBe('财经 finance');
+    expect((await stats()).counts).toEqual(before);
+    await testPage.reload();
+    await expect.poll(() => testPage.locator(`#on-list a[${LEVEL}]`).count(), { timeout: 30_000 }).toBe(3);
+    await testPage.evaluate(() => {
+      const a = document.createElement('a');
+      a.href = '/articles/later.html';
+      a.textContent = '股票 基金 行情';
+      document.getElementById('later')!.append(a);
+    });
+    await expect.poll(() => levels(testPage), { timeout: 30_000 }).toEqual(levelsBefore);
+
+    // The same rows: the same examples, and the same model counts, from which every score is
+    // derived (only save times may differ).
+    const reexported = await exportFile('reexport.json');
+    expect(modelTables(reexported)).toEqual(modelTables(exported));
+  });
+});

@@ -1,0 +1,172 @@
+/**
+ * The background's handlers with the real engine behind a direct "worker" (no comlink), the
+ * Dexie stores on fake-indexeddb, and recording fakes for tabs and badge: what a page, the
+ * popup and the options page get back, and what they cause.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanLink, createContentHandlers } from '../../../extension/background/content-handlers.ts';
+import type { BackgroundServices } from '../../../extension/background/services.ts';
+import { createUiHandlers } from '../../../extension/background/ui-handlers.ts';
+import type { WorkerRemote } from '../../../extension/background/worker-host.ts';
+import type { BackgroundToContent } from '../../../extension/messages/protocol.ts';
+import { createDexieSettingsStore, createDexieTopicStore } from '../../../extension/storage/dexie-stores.ts';
+import { createDexieRepository } from '../../../extension/worker/dexie-repository.ts';
+import { createEngine, type Engine } from '../../../extension/worker/engine.ts';
+import type { LinkScentDb } from '../../../shared/model/db-schema.ts';
+import { FINANCE_ANCHORS, memoryDb, SPORT_ANCHORS, tokenizer } from '../support/memory-db.ts';
+
+let db: LinkScentDb;
+let engine: Engine;
+let sent: { tabId: number; message: BackgroundToContent }[];
+let badges: Map<number, number | null>;
+let services: BackgroundServices;
+
+beforeEach(async () => {
+  db = await memoryDb();
+  engine = createEngine({ tokenizer, repository: createDexieRepository(db), saveDelayMs: 5 });
+  sent = [];
+  badges = new Map();
+  services = {
+    topics: createDexieTopicStore(db),
+    settings: createDexieSettingsStore(db),
+    worker: { call: (_what, fn) => fn(engine as unknown as WorkerRemote) },
+    tabs: {
+      async send(tabId, message) {
+        sent.push({ tabId, message });
+        return (message.type === 'page/summary' ? { onTopic: 2, total: 9 } : { ok: true }) as never;
+      },
+      allTabIds: async () => [1, 2],
+      urlOf: async (tabId) => (tabId === 1 ? 'https://www.portal.example.net/x' : null),
+    },
+    badge: {
+      async set(tabId, count) {
+        badges.set(tabId, count);
+      },
+    },
+  };
+});
+afterEach(async () => {
+  await engine.flush();
+  db.close();
+});
+
+const PAGE = 'https://portal.example.net/';
+const origin = { tabId: 1, url: `${PAGE}#top` };
+
+function hubLinks() {
+  return [
+    ...FINANCE_ANCHORS.map((anchor, i) => ({ ref: i, url: `https://finance.example.org/${i}`, pageUrl: PAGE, anchor, before: '', after: '' })),
+    ...SPORT_ANCHORS.map((anchor, i) => ({ ref: 10 + i, url: `https://sport.example.org/${i}`, pageUrl: PAGE, anchor, before: '', after: '' })),
+  ];
+}
+
+async function createTopic(ui = createUiHandlers(services)) {
+  const reply = await ui['topics/save']({ type: 'topics/save', topic: { name: '财经', positive: ['finance.example.org'], negative: ['sport.example.org'] } });
+  if (!reply.ok) throw new Error(reply.error);
+  return reply.topic;
+}
+
+describe('background handlers', () => {
+  it('tells a page to stay idle until there is a topic, and clears its badge', async () => {
+    const content = createContentHandlers(services);
+    expect(await content['page/settings']({ type: 'page/settings', pageUrl: PAGE }, origin)).toEqual({ enabled: false, window: 80, maxLinks: 2000 });
+    expect(badges.get(1)).toBeNull();
+    expect(await content['page/links']({ type: 'page/links', pageUrl: PAGE, title: '', links: hubLinks(), first: true }, origin)).toEqual({ verdicts: [] });
+  });
+
+  it('makes the first topic active and asks every tab to refresh', async () => {
+    const topic = await createTopic();
+    const ui = createUiHandlers(services);
+    expect(await ui['topics/list']({ type: 'topics/list' })).toEqual({ topics: [topic], activeId: topic.id });
+    expect(sent).toEqual([
+      { tabId: 1, message: { type: 'verdicts/refresh' } },
+      { tabId: 2, message: { type: 'verdicts/refresh' } },
+    ]);
+  });
+
+  it('refuses a topic it cannot use, with the reason', async () => {
+    const ui = createUiHandlers(services);
+    expect(await ui['topics/save']({ type: 'topics/save', topic: { name: 'x', threshold: 2 } })).toMatchObject({ ok: false, error: expect.stringMatching(/threshold/) });
+  });
+
+  it('scores a batch, learns its pattern-labeled links, and counts the pages seen', async () => {
+    await createTopic();
+    const content = createContentHandlers(services);
+    const first = await content['page/links']({ type: 'page/links', pageUrl: PAGE, title: 'Portal', links: hubLinks(), first: true }, origin);
+    expect(first.verdicts.map((v) => v.ref)).toEqual(hubLinks().map((l) => l.ref));
+    const stats = await createUiHandlers(services)['stats/get']({ type: 'stats/get', tabId: 1 });
+    expect(stats.counts).toEqual({ byLabel: { on: 6, off: 6 }, bySource: { pattern: 12 }, pagesSeen: 1 });
+    expect(stats).toMatchObject({ pageOnTopicLinks: 2, siteEnabled: true, host: 'www.portal.example.net' });
+    // The page URL is the sender's (fragment dropped), not the message's.
+    expect((await db.examples.toArray()).every((row) => row.pageUrl === PAGE)).toBe(true);
+  });
+
+  it('drops malformed links from a page instead of trusting them', () => {
+    expect(cleanLink({ ref: 1, url: 'javascript:alert(1)', anchor: 'x' }, PAGE)).toBeNull();
+    expect(cleanLink({ ref: -1, url: 'https://a.example/' }, PAGE)).toBeNull();
+    expect(cleanLink({ ref: 2, url: 'https://a.example/', anchor: 5, before: 'b'.repeat(5000) }, PAGE)).toEqual({
+      ref: 2,
+      url: 'https://a.example/',
+      pageUrl: PAGE,
+      anchor: '',
+      before: 'b'.repeat(2000),
+      after: '',
+    });
+  });
+
+  it('puts the page’s on-topic count on its tab’s badge', async () => {
+    await createContentHandlers(services)['page/count']({ type: 'page/count', pageUrl: PAGE, onTopic: 7, total: 20 }, origin);
+    expect(badges.get(1)).toBe(7);
+  });
+
+  it('marks a page: every stored context pointing to it is relabeled, and its tab refreshed', async () => {
+    await createTopic();
+    await createContentHandlers(services)['page/links']({ type: 'page/links', pageUrl: PAGE, title: '', links: hubLinks(), first: true }, origin);
+    sent = [];
+    const reply = await createUiHandlers(services)['page/mark']({ type: 'page/mark', tabId: 1, pageUrl: 'https://sport.example.org/0#x', label: 1 });
+    expect(reply).toEqual({ ok: true, labeled: 1 });
+    expect(sent).toEqual([{ tabId: 1, message: { type: 'verdicts/refresh' } }]);
+    expect((await db.examples.where('url').equals('https://sport.example.org/0').first())?.source).toBe('page');
+  });
+
+  it('excludes a site: its pages stay idle', async () => {
+    await createTopic();
+    const ui = createUiHandlers(services);
+    const reply = await ui['site/toggle']({ type: 'site/toggle', host: 'portal.example.net', enabled: false });
+    expect(reply.settings.excludedSites).toEqual(['portal.example.net']);
+    const content = createContentHandlers(services);
+    expect((await content['page/settings']({ type: 'page/settings', pageUrl: PAGE }, origin)).enabled).toBe(false);
+    await ui['site/toggle']({ type: 'site/toggle', host: 'portal.example.net', enabled: true });
+    expect((await content['page/settings']({ type: 'page/settings', pageUrl: PAGE }, origin)).enabled).toBe(true);
+  });
+
+  it('exports, and imports with a clear message for a wrong file', async () => {
+    await createTopic();
+    const ui = createUiHandlers(services);
+    const exported = await ui['db/export']({ type: 'db/export' });
+    if (!exported.ok) throw new Error(exported.error);
+    expect(exported.fileName).toMatch(/^linkscent-\d{8}-\d{6}\.json$/);
+    expect(await ui['db/import']({ type: 'db/import', fileText: 'not json' })).toEqual({ ok: false, error: expect.stringMatching(/^corrupt model file/) });
+    expect(await ui['db/import']({ type: 'db/import', fileText: '' })).toEqual({ ok: false, error: 'The file is empty.' });
+    expect(await ui['db/import']({ type: 'db/import', fileText: exported.fileText })).toEqual({ ok: true, examples: 0 });
+  });
+
+  it('retrains the model from its examples when the lexicon changes', async () => {
+    const topic = await createTopic();
+    await createContentHandlers(services)['page/links']({ type: 'page/links', pageUrl: PAGE, title: '', links: hubLinks(), first: true }, origin);
+    await engine.flush();
+    const lexFeatures = async () => (await db.features.where('topic').equals(topic.id).toArray()).filter((row) => row.feature.startsWith('lex:'));
+    expect(await lexFeatures()).toEqual([]);
+    const reply = await createUiHandlers(services)['topics/save']({ type: 'topics/save', topic: { ...topic, lexicon: ['股票', '基金'] } });
+    expect(reply.ok).toBe(true);
+    expect((await lexFeatures()).map((row) => [row.feature, row.count])).toEqual([['lex:anchor', [0, 4]]]);
+  });
+
+  it('deletes the active topic and falls back to another', async () => {
+    const first = await createTopic();
+    const ui = createUiHandlers(services);
+    const second = await ui['topics/save']({ type: 'topics/save', topic: { name: '体育' } });
+    await ui['topics/delete']({ type: 'topics/delete', topicId: first.id });
+    expect(await ui['topics/list']({ type: 'topics/list' })).toMatchObject({ activeId: second.ok && second.topic.id });
+  });
+});

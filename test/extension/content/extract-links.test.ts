@@ -1,0 +1,101 @@
+// @vitest-environment happy-dom
+/**
+ * "Same HTML, same contexts on both sides", at the content-script level: what the content
+ * script extracts from a live DOM (here happy-dom) equals what the companion's pipeline gives
+ * for the same HTML (`segmentsFromHtml` → `extractContexts`), and each context is tied to the
+ * element it came from, so its verdict paints the right link.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { extractContexts } from '../../../shared/contexts/index.ts';
+import { segmentsFromHtml } from '../../../shared/segments/index.ts';
+import { normalizeUrl } from '../../../shared/urls/index.ts';
+import { extractLinks, extractionSteps } from '../../../extension/content/extract-links.ts';
+import { pageDocument } from './page-dom.ts';
+
+const fixtures = resolve(import.meta.dirname, '../../fixtures/html');
+const pageUrl = 'http://finance.example.com.cn/channel/index.html';
+
+const snippets: Record<string, string> = {
+  'nav list': '<ul><li><a href=/a>股票</a><li><a href=/b>基金</a><li><a href=/c>债券</a></ul><p>正文 <a href=/d>更多</a> 结尾</p>',
+  'hidden duplicates first': '<nav hidden><a href=/x>X menu</a></nav><div style="display:none"><a href=/y>Y</a></div><p>Go <a href=/x>X</a> and <a href=/y>Y</a></p>',
+  'unfollowable hrefs': '<p><a href="javascript:void(0)">js</a> <a href="mailto:a@b.c">mail</a> <a href="/ok">ok</a> <a>none</a> <a href="http://[bad">bad</a> <a href="#top">top</a></p>',
+  'nested anchors': '<p>x <a href=/1>one <a href=/2>two</a> three</a> four</p>',
+  'image and area': '<a href=/i><img alt="A picture"></a><map><area href=/m alt=Map></map><p>text <a href=/t>t</a></p>',
+  'base in head': '<html><head><base href="http://other.example/dir/"></head><body><a href=y>y</a> <a href=/z>z</a></body></html>',
+  'dropped subtrees': '<p>a <script>x</script><template><a href=/tpl>tpl</a></template><noscript><a href=/ns>ns</a></noscript><a href=/real>real</a></p>',
+};
+
+const cases: [string, string][] = [
+  ...readdirSync(fixtures)
+    .filter((name) => name.endsWith('.html'))
+    .map((name): [string, string] => [name, readFileSync(join(fixtures, name), 'utf8')]),
+  ...Object.entries(snippets),
+];
+
+const parse = (html: string): Document => pageDocument(html, pageUrl);
+
+describe('extractLinks on a live DOM gives the shared pipeline’s contexts', () => {
+  it('has the HTML fixtures to compare', () => {
+    expect(cases.filter(([name]) => name.endsWith('.html')).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it.each(cases)('%s', (_name, html) => {
+    for (const window of [80, 12]) {
+      const expected = extractContexts(segmentsFromHtml(html, pageUrl), { window });
+      const links = extractLinks(parse(html), pageUrl, { window });
+      expect(links.map((link) => link.context)).toEqual(expected);
+      // Each context names a distinct element whose own href resolves to the context's URL.
+      expect(new Set(links.map((link) => link.element)).size).toBe(links.length);
+      const base = parse(html).querySelector('base')?.getAttribute('href');
+      const resolveBase = base ? new URL(base, pageUrl).href : pageUrl;
+      for (const { element, context } of links) {
+        expect(normalizeUrl(element.getAttribute('href')!, resolveBase)).toBe(context.url);
+      }
+    }
+  });
+
+  it('gives the same links however small the steps', () => {
+    const html = readFileSync(join(fixtures, 'news-portal-zh.html'), 'utf8');
+    const whole = extractLinks(parse(html), pageUrl, { window: 80 });
+    const doc = parse(html);
+    const steps = extractionSteps(doc, pageUrl, { window: 80, domBatch: 1, matchBatch: 1 });
+    let yields = 0;
+    let step = steps.next();
+    while (!step.done) {
+      yields++;
+      step = steps.next();
+    }
+    expect(yields).toBeGreaterThan(doc.getElementsByTagName('*').length);
+    expect(step.value.map((link) => link.context)).toEqual(whole.map((link) => link.context));
+  });
+
+  it('ties a link to the visible element, not a hidden one with the same URL before it', () => {
+    const doc = parse(snippets['hidden duplicates first']!);
+    const links = extractLinks(doc, pageUrl, { window: 80 });
+    expect(links.map((link) => link.context.anchor)).toEqual(['X', 'Y']);
+    for (const { element } of links) expect(element.closest('p')).not.toBeNull();
+  });
+
+  it('extracts an added subtree with the document’s base and no context from outside it', () => {
+    const doc = parse('<p>outside text <a href=/before>before</a></p><div id=feed></div>');
+    const feed = doc.getElementById('feed')!;
+    const item = doc.createElement('article');
+    const link = doc.createElement('a');
+    link.setAttribute('href', 'story/1');
+    link.textContent = '新 故事';
+    item.append(doc.createTextNode('今天 '), link, doc.createTextNode(' 更新'));
+    feed.append(item);
+    const links = extractLinks(item, pageUrl, { window: 80, baseUrl: 'http://finance.example.com.cn/news/' });
+    expect(links).toHaveLength(1);
+    expect(links[0]!.element).toBe(link);
+    expect(links[0]!.context).toEqual({
+      url: 'http://finance.example.com.cn/news/story/1',
+      pageUrl,
+      anchor: '新 故事',
+      before: '今天',
+      after: '更新',
+    });
+  });
+});

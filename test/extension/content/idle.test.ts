@@ -1,0 +1,79 @@
+// @vitest-environment happy-dom
+/** Idle-time batching: work runs in slices bounded by a step count and a time budget. */
+import { describe, expect, it } from 'vitest';
+import { CANCELLED, runWhenIdle, type IdleDeadlineLike, type RequestIdle } from '../../../extension/content/idle.ts';
+
+/** A generator of `n` steps that records which slice ran each step. */
+function* counted(n: number, log: number[], slice: () => number): Generator<void, string, void> {
+  for (let i = 0; i < n; i++) {
+    log.push(slice());
+    yield;
+  }
+  return 'done';
+}
+
+/** An idle scheduler that runs callbacks on the next macrotask with a given deadline. */
+function scheduler(remaining: () => number): { requestIdle: RequestIdle; slices: () => number } {
+  let slices = 0;
+  return {
+    requestIdle: (callback) => {
+      setTimeout(() => {
+        slices++;
+        const deadline: IdleDeadlineLike = { timeRemaining: remaining };
+        callback(deadline);
+      }, 0);
+    },
+    slices: () => slices,
+  };
+}
+
+describe('runWhenIdle', () => {
+  it('runs exactly one step per slice when the page has no idle time left', async () => {
+    const log: number[] = [];
+    const idle = scheduler(() => 0);
+    const result = await runWhenIdle(counted(5, log, idle.slices), { requestIdle: idle.requestIdle });
+    expect(result).toBe('done');
+    expect(log).toEqual([1, 2, 3, 4, 5]);
+    // The generator's return needs one more call to `next()`.
+    expect(idle.slices()).toBe(6);
+  });
+
+  it('stops a slice when its time budget is spent', async () => {
+    let clock = 0;
+    const log: number[] = [];
+    const idle = scheduler(() => 50);
+    const steps = (function* () {
+      for (let i = 0; i < 10; i++) {
+        log.push(idle.slices());
+        clock += 3; // each step "takes" 3 ms
+        yield;
+      }
+    })();
+    await runWhenIdle(steps, { requestIdle: idle.requestIdle, budgetMs: 8, now: () => clock });
+    // 8 ms budget, 3 ms steps: three steps fit before the clock passes the slice's end.
+    const perSlice = [...new Set(log)].map((slice) => log.filter((s) => s === slice).length);
+    expect(perSlice).toEqual([3, 3, 3, 1]);
+  });
+
+  it('resolves CANCELLED and runs no further step once cancelled', async () => {
+    const log: number[] = [];
+    const idle = scheduler(() => 0);
+    let cancelled = false;
+    const run = runWhenIdle(counted(100, log, idle.slices), { requestIdle: idle.requestIdle, cancelled: () => cancelled });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    cancelled = true;
+    const seen = log.length;
+    expect(await run).toBe(CANCELLED);
+    expect(log.length).toBeLessThanOrEqual(seen + 1);
+    expect(log.length).toBeLessThan(100);
+  });
+
+  it('rejects with the error a step throws', async () => {
+    const idle = scheduler(() => 0);
+    const steps = (function* (): Generator<void, void, void> {
+      yield;
+      throw new Error('broken page');
+    })();
+    await expect(runWhenIdle(steps, { requestIdle: idle.requestIdle })).rejects.toThrow('broken page');
+  });
+});

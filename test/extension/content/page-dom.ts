@@ -1,0 +1,29 @@
+/**
+ * Test support: a whole page parsed by happy-dom in its own window, as a browser would have
+ * built it before the content script runs. Its own window (not the test environment's) keeps
+ * happy-dom's notices about disabled iframe and stylesheet loading out of the test output.
+ */
+import { Window } from 'happy-dom';
+import { afterAll } from 'vitest';
+
+const windows: Window[] = [];
+
+afterAll(async () => {
+  await Promise.all(windows.splice(0).map((window) => window.happyDOM.close()));
+});
+
+export function pageDocument(html: string, url: string): Document {
+  const window = new Window({
+    url,
+    settings: {
+      disableJavaScriptFileLoading: true,
+      disableCSSFileLoading: true,
+      disableIframePageLoading: true,
+      handleDisabledFileLoadingAsSuccess: true,
+      navigation: { disableMainFrameNavigation: true, disableChildFrameNavigation: true, disableChildPageNavigation: true },
+    },
+  });
+  windows.push(window);
+  window.document.write(html);
+  return window.document as unknown as Document;
+}

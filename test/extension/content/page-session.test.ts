@@ -1,0 +1,220 @@
+// @vitest-environment happy-dom
+/**
+ * The content script's page session against a fake background: settings first, links in
+ * capped batches (visible first), one frame per verdict batch, links added later, refresh,
+ * clear and summary. The `browser` object is the only fake; the DOM is happy-dom's.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { LinkVerdict, PageLink } from '../../../extension/messages/protocol.ts';
+import { createContentSender } from '../../../extension/messages/send.ts';
+import { createTranslate } from '../../../extension/ui/i18n.ts';
+import { extractLinks } from '../../../extension/content/extract-links.ts';
+import { PageSession, type SessionOptions } from '../../../extension/content/page-session.ts';
+import { LEVEL_ATTRIBUTE, MARK_CLASS } from '../../../extension/content/paint.ts';
+import { fakeBrowser } from '../ui/fake-browser.ts';
+
+const pageUrl = 'http://news.example.com/index.html';
+
+/** The fake background's verdict: "finance" in the anchor → level 3, anything else → 0. */
+function judge(link: PageLink): LinkVerdict {
+  const on = link.anchor.includes('finance');
+  return { ref: link.ref, p: on ? 0.92 : 0.1, level: on ? 3 : 0, top: [{ feature: `a:${link.anchor.split(' ')[0]}`, weight: on ? 2 : -1 }] };
+}
+
+interface Harness {
+  session: PageSession;
+  browser: ReturnType<typeof fakeBrowser>;
+  frames: () => number;
+  linkMessages: () => { links: PageLink[]; first: boolean }[];
+}
+
+function harness(settings: { enabled: boolean; window?: number; maxLinks?: number }, options: SessionOptions = {}): Harness {
+  const browser = fakeBrowser({
+    'page/settings': { window: 80, maxLinks: 5000, ...settings },
+    'page/links': (message) => ({ verdicts: (message['links'] as PageLink[]).map(judge) }),
+    'page/count': { ok: true },
+  });
+  let frames = 0;
+  const session = new PageSession(
+    {
+      doc: document,
+      send: createContentSender(browser.runtime),
+      t: createTranslate(browser.i18n),
+      // One step per slice: the count-based batch size alone bounds each slice.
+      requestIdle: (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 0),
+      requestFrame: (callback) => {
+        frames++;
+        setTimeout(callback, 0);
+      },
+      pageUrl: () => pageUrl,
+      viewport: () => ({ width: 1000, height: 800 }),
+    },
+    { debounceMs: 20, ...options },
+  );
+  return {
+    session,
+    browser,
+    frames: () => frames,
+    linkMessages: () =>
+      browser.sent.filter((m) => m['type'] === 'page/links') as unknown as { links: PageLink[]; first: boolean }[],
+  };
+}
+
+/** A page of `n` list links, every third about finance. */
+function buildPage(n: number): void {
+  document.title = 'Portal';
+  const list = document.createElement('ul');
+  for (let i = 0; i < n; i++) {
+    const item = document.createElement('li');
+    const a = document.createElement('a');
+    a.setAttribute('href', `/item/${i}`);
+    a.textContent = i % 3 === 0 ? `finance story ${i}` : `sport story ${i}`;
+    item.append(a);
+    list.append(item);
+  }
+  document.body.replaceChildren(list);
+}
+
+let current: Harness | undefined;
+beforeEach(() => {
+  document.body.replaceChildren();
+});
+afterEach(() => {
+  current?.session.destroy();
+  current = undefined;
+});
+
+describe('PageSession', () => {
+  it('asks for settings, sends every link in batches, and paints each batch in one frame', async () => {
+    buildPage(23);
+    const h = (current = harness({ enabled: true }, { linksPerMessage: 10 }));
+    await h.session.start();
+
+    expect(h.browser.sent[0]).toEqual({ type: 'page/settings', pageUrl });
+    const batches = h.linkMessages();
+    expect(batches.map((b) => b.links.length)).toEqual([10, 10, 3]);
+    expect(batches.map((b) => b.first)).toEqual([true, false, false]);
+    expect(h.frames()).toBe(3);
+    // The contexts sent are exactly the shared pipeline's for this document.
+    const sent = batches.flatMap((b) => b.links);
+    const { ref: _ref, ...firstSent } = sent[0]!;
+    expect(sent.map(({ ref: _, ...context }) => context)).toEqual(extractLinks(document, pageUrl, { window: 80 }).map((l) => l.context));
+    expect(firstSent.pageUrl).toBe(pageUrl);
+    expect(new Set(sent.map((l) => l.ref)).size).toBe(23);
+
+    const links = [...document.querySelectorAll('a')];
+    for (const a of links) {
+      const on = a.textContent!.includes('finance');
+      expect(a.getAttribute(LEVEL_ATTRIBUTE)).toBe(on ? '3' : null);
+      expect(a.classList.contains(MARK_CLASS)).toBe(on);
+    }
+    const counts = h.browser.sent.filter((m) => m['type'] === 'page/count');
+    expect(counts.at(-1)).toEqual({ type: 'page/count', pageUrl, onTopic: 8, total: 23 });
+  });
+
+  it('stops at the per-page cap', async () => {
+    buildPage(30);
+    const h = (current = harness({ enabled: true, maxLinks: 12 }, { linksPerMessage: 5 }));
+    await h.session.start();
+    expect(h.linkMessages().map((b) => b.links.length)).toEqual([5, 5, 2]);
+    expect(h.session.registry.size).toBe(12);
+    expect(document.querySelectorAll(`[${LEVEL_ATTRIBUTE}]`)).toHaveLength(4);
+  });
+
+  it('sends links in view before the rest', async () => {
+    buildPage(6);
+    const links = [...document.querySelectorAll('a')];
+    // happy-dom lays nothing out: give two links a box, one in view and one just below it.
+    links[4]!.getBoundingClientRect = () => new DOMRect(10, 100, 80, 16);
+    links[1]!.getBoundingClientRect = () => new DOMRect(10, 1200, 80, 16);
+    const h = (current = harness({ enabled: true }));
+    await h.session.start();
+    expect(h.linkMessages()[0]!.links.map((l) => l.url)).toEqual([4, 1, 0, 2, 3, 5].map((i) => `http://news.example.com/item/${i}`));
+  });
+
+  it('does nothing at all when the background says the site is off', async () => {
+    buildPage(5);
+    const h = (current = harness({ enabled: false }));
+    await h.session.start();
+    const a = document.createElement('a');
+    a.href = '/later';
+    a.textContent = 'finance later';
+    document.body.append(a);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(h.browser.sent.map((m) => m['type'])).toEqual(['page/settings']);
+    expect(document.querySelectorAll(`[${LEVEL_ATTRIBUTE}]`)).toHaveLength(0);
+  });
+
+  it('picks up links added later, sending only the new ones', async () => {
+    buildPage(4);
+    const h = (current = harness({ enabled: true }));
+    await h.session.start();
+    expect(h.linkMessages()).toHaveLength(1);
+
+    const card = document.createElement('article');
+    const on = document.createElement('a');
+    on.setAttribute('href', '/later/1');
+    on.textContent = 'finance later';
+    const off = document.createElement('a');
+    off.setAttribute('href', '/later/2');
+    off.textContent = 'sport later';
+    card.append(on, document.createTextNode(' | '), off);
+    document.body.append(card);
+
+    await vi.waitFor(() => expect(on.getAttribute(LEVEL_ATTRIBUTE)).toBe('3'), { timeout: 2000, interval: 10 });
+    const later = h.linkMessages()[1]!;
+    expect(later.first).toBe(false);
+    expect(later.links.map((l) => l.anchor)).toEqual(['finance later', 'sport later']);
+    expect(later.links.map((l) => l.ref)).toEqual([4, 5]);
+    expect(off.hasAttribute(LEVEL_ATTRIBUTE)).toBe(false);
+  });
+
+  it('skips links added inside a hidden element', async () => {
+    buildPage(2);
+    const h = (current = harness({ enabled: true }));
+    await h.session.start();
+    const hidden = document.createElement('div');
+    hidden.hidden = true;
+    document.body.append(hidden);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const a = document.createElement('a');
+    a.href = '/hidden';
+    a.textContent = 'finance hidden';
+    hidden.append(a);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(h.linkMessages()).toHaveLength(1);
+  });
+
+  it('answers refresh (again, same refs), summary and clear', async () => {
+    buildPage(6);
+    const h = (current = harness({ enabled: true }));
+    await h.session.start();
+    const firstRefs = h.linkMessages()[0]!.links.map((l) => l.ref);
+
+    expect(await h.session.handle({ type: 'page/summary' })).toEqual({ onTopic: 2, total: 6 });
+
+    expect(await h.session.handle({ type: 'verdicts/refresh' })).toEqual({ ok: true });
+    await vi.waitFor(() => expect(h.linkMessages()).toHaveLength(2), { timeout: 2000, interval: 10 });
+    const again = h.linkMessages()[1]!;
+    expect(again.first).toBe(true);
+    expect(again.links.map((l) => l.ref)).toEqual(firstRefs);
+    expect(h.browser.sent.filter((m) => m['type'] === 'page/settings')).toHaveLength(2);
+
+    expect(await h.session.handle({ type: 'highlight/clear' })).toEqual({ ok: true });
+    expect(document.querySelectorAll(`[${LEVEL_ATTRIBUTE}], .${MARK_CLASS}`)).toHaveLength(0);
+    expect(await h.session.handle({ type: 'page/summary' })).toEqual({ onTopic: 0, total: 0 });
+  });
+
+  it('drops a run overtaken by a refresh, so no link is sent twice', async () => {
+    buildPage(40);
+    const h = (current = harness({ enabled: true }, { linksPerMessage: 10, domBatch: 4 }));
+    const first = h.session.start();
+    await h.session.handle({ type: 'verdicts/refresh' });
+    await first;
+    await vi.waitFor(() => expect(document.querySelectorAll(`[${LEVEL_ATTRIBUTE}]`)).toHaveLength(14), { timeout: 3000, interval: 10 });
+    expect(h.browser.sent.filter((m) => m['type'] === 'page/settings')).toHaveLength(2);
+    const sent = h.linkMessages().flatMap((b) => b.links);
+    expect(sent).toHaveLength(40);
+    expect(h.linkMessages().filter((b) => b.first)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { levelOf, verdictOf } from '../../../extension/worker/verdicts.ts';
+
+describe('highlight levels', () => {
+  it('is 0 below the threshold and 1..3 in equal steps above it', () => {
+    expect(levelOf(0.49, 0.5)).toBe(0);
+    expect(levelOf(0.5, 0.5)).toBe(1);
+    expect(levelOf(0.66, 0.5)).toBe(1);
+    expect(levelOf(0.67, 0.5)).toBe(2);
+    expect(levelOf(0.84, 0.5)).toBe(3);
+    expect(levelOf(1, 0.5)).toBe(3);
+    expect(levelOf(0.95, 0.9)).toBe(2);
+  });
+
+  it('never highlights NaN', () => {
+    expect(levelOf(Number.NaN, 0.5)).toBe(0);
+  });
+
+  it('keeps only the top features a hover shows', () => {
+    const top = Array.from({ length: 9 }, (_, i) => ({ feature: `a:w${i}`, weight: 9 - i }));
+    const verdict = verdictOf(4, { p: 0.9, logOdds: 2.2, top }, 0.5);
+    expect(verdict).toMatchObject({ ref: 4, p: 0.9, level: 3 });
+    expect(verdict.top.map((c) => c.feature)).toEqual(['a:w0', 'a:w1', 'a:w2', 'a:w3', 'a:w4']);
+  });
+});

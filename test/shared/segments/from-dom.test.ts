@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type DomNodeLike,
+  SegmentBuilder,
+  domWalkSteps,
+  segmentsFromDom,
+  segmentsFromHtml,
+  walkDom,
+} from '../../../shared/segments/index.ts';
+import { withDocument } from './dom-support.ts';
+import { shape } from './segment-shape.ts';
+
+const pageUrl = 'https://news.example.com/2024/index.html';
+
+/** A hand-made element, for trees no HTML parser would build (very deep ones). */
+function element(name: string, children: DomNodeLike[], attributes: Record<string, string> = {}): DomNodeLike {
+  return {
+    nodeType: 1,
+    nodeName: name.toUpperCase(),
+    localName: name,
+    nodeValue: null,
+    childNodes: children,
+    getAttribute: (attribute) => attributes[attribute] ?? null,
+  };
+}
+
+function text(data: string): DomNodeLike {
+  return { nodeType: 3, nodeName: '#text', nodeValue: data, childNodes: [] };
+}
+
+const page =
+  '<!doctype html><html><head><title>Batches</title></head><body>' +
+  Array.from({ length: 60 }, (_, i) => `<div><h2>Story ${i}</h2><p>Text of story ${i} with <a href="/s/${i}">a link</a>.</p></div>`).join('') +
+  '</body></html>';
+
+describe('segmentsFromDom', () => {
+  it('accepts a happy-dom Document and reads head facts from it', async () => {
+    const result = await withDocument(
+      '<title>T</title><meta name=description content=D><base href="/base/"><p>x <a href=y>y</a></p>',
+      pageUrl,
+      (document) => segmentsFromDom(document, pageUrl),
+    );
+    expect(result).toMatchObject({ title: 'T', description: 'D', baseUrl: 'https://news.example.com/base/' });
+    expect(shape(result.segments)).toEqual(['x', '[y](https://news.example.com/base/y)']);
+  });
+
+  it('walks a tree 20,000 elements deep without recursion', () => {
+    let node: DomNodeLike = element('a', [text('deep link')], { href: '/deep' });
+    for (let i = 0; i < 20_000; i++) node = element(i % 2 ? 'span' : 'div', [node]);
+    expect(shape(segmentsFromDom(node, pageUrl).segments)).toEqual(['[deep link](https://news.example.com/deep)']);
+  });
+
+  it('does not descend into dropped or hidden subtrees', () => {
+    let childReads = 0;
+    const script: DomNodeLike = {
+      ...element('script', []),
+      get childNodes() {
+        childReads++;
+        return [text('var x;')];
+      },
+    };
+    const hidden: DomNodeLike = {
+      ...element('div', [], { hidden: '' }),
+      get childNodes() {
+        childReads++;
+        return [text('secret')];
+      },
+    };
+    expect(shape(segmentsFromDom(element('p', [text('a'), script, hidden, text('b')]), pageUrl).segments)).toEqual(['ab']);
+    expect(childReads).toBe(0);
+  });
+
+  it('segments a subtree added later against the document base URL', () => {
+    const added = element('li', [element('a', [text('new story')], { href: 'story.html' })]);
+    const result = segmentsFromDom(added, pageUrl, { baseUrl: 'https://cdn.example.com/mirror/' });
+    expect(shape(result.segments)).toEqual(['[new story](https://cdn.example.com/mirror/story.html)']);
+  });
+});
+
+describe('domWalkSteps', () => {
+  it('gives, batch by batch, exactly what one synchronous walk gives', async () => {
+    await withDocument(page, pageUrl, (document) => {
+      const whole = new SegmentBuilder(pageUrl);
+      walkDom(document, whole);
+      const batched = new SegmentBuilder(pageUrl);
+      let batches = 0;
+      for (const _ of domWalkSteps(document, batched, 25)) batches++;
+      expect(batches).toBeGreaterThan(10);
+      const expected = whole.finish();
+      expect(batched.finish()).toEqual(expected);
+      expect(expected).toEqual(segmentsFromHtml(page, pageUrl));
+    });
+  });
+
+  it('yields after every batch of nodes, so a caller can stop at a deadline', async () => {
+    await withDocument(page, pageUrl, (document) => {
+      const builder = new SegmentBuilder(pageUrl);
+      const steps = domWalkSteps(document, builder, 10);
+      steps.next();
+      steps.next();
+      const partial = builder.finish();
+      expect(partial.title).toBe('Batches');
+      expect(partial.segments.length).toBeGreaterThan(0);
+      expect(partial.segments.filter((segment) => segment.kind === 'link').length).toBeLessThan(60);
+    });
+  });
+
+  it('survives the page changing between batches', async () => {
+    await withDocument(page, pageUrl, (document) => {
+      const builder = new SegmentBuilder(pageUrl);
+      const steps = domWalkSteps(document, builder, 50);
+      steps.next();
+      document.body.innerHTML = '<p>replaced</p>';
+      while (!steps.next().done) {
+        // drain
+      }
+      expect(builder.finish().segments.filter((segment) => segment.kind === 'link').length).toBe(60);
+    });
+  });
+});

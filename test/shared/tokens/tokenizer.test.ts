@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { nodeChineseCutter } from '../../../companion/platform/jieba-node.ts';
+import { STOPWORDS } from '../../../shared/tokens/stopwords.ts';
+import { createTokenizer, normalizeText } from '../../../shared/tokens/tokenizer.ts';
+import type { ChineseCutter } from '../../../shared/tokens/types.ts';
+
+/** The real jieba cutter, with a record of what it was asked to cut (to see cache hits). */
+function countingCutter(): { cut: ChineseCutter; calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    cut: (text) => {
+      calls.push(text);
+      return nodeChineseCutter(text);
+    },
+  };
+}
+
+describe('normalizeText', () => {
+  it('applies NFKC and lower case', () => {
+    expect(normalizeText('ＡＢＣ１２３')).toBe('abc123');
+    expect(normalizeText('Ⅻ ① ﬁ')).toBe('xii 1 fi');
+    expect(normalizeText('Debian参考手册')).toBe('debian参考手册');
+  });
+});
+
+describe('createTokenizer with the real jieba dictionary', () => {
+  const tokenizer = createTokenizer({ cut: nodeChineseCutter });
+
+  it('cuts a Chinese sentence into dictionary words and drops its punctuation', () => {
+    expect(tokenizer.tokenize('我们在北京大学学习金融市场和股票投资。')).toEqual([
+      '我们', '在', '北京大学', '学习', '金融市场', '和', '股票投资',
+    ]);
+  });
+
+  it('splits mixed Chinese and Latin text at the script boundary', () => {
+    expect(tokenizer.tokenize('Debian参考手册 v2.1')).toEqual(['debian', '参考手册', 'v2.1']);
+    expect(tokenizer.tokenize('股票ABC基金')).toEqual(['股票', 'abc', '基金']);
+    expect(tokenizer.tokenize('2010年上证指数收盘上涨')).toEqual(['2010', '年', '上证指数', '收盘', '上涨']);
+  });
+
+  it('normalises full-width forms', () => {
+    expect(tokenizer.tokenize('ＡＢＣ')).toEqual(['abc']);
+    expect(tokenizer.tokenize('Ｃ＋＋　ｎｏｄｅ．ｊｓ，ＮＢＡ')).toEqual(['c++', 'node.js', 'nba']);
+  });
+
+  it('keeps programming-language and dotted tokens whole, splits on other symbols', () => {
+    expect(tokenizer.tokenize("c++ c# a+b e-mail don't node.js. snake_case a/b")).toEqual([
+      'c++', 'c#', 'a', 'b', 'e-mail', "don't", 'node.js', 'snake_case', 'a', 'b',
+    ]);
+  });
+
+  it('keeps words of other scripts, lower-cased', () => {
+    expect(tokenizer.tokenize('«МОСКВА» カタカナ 한국어 Ελλάδα')).toEqual(['москва', 'カタカナ', '한국어', 'ελλάδα']);
+  });
+
+  it('gives no token for white space, punctuation or symbols', () => {
+    expect(tokenizer.tokenize('—— ，。！？ ... *** &&& >> | ¥ © \u3000\n\t')).toEqual([]);
+    expect(tokenizer.tokenize('')).toEqual([]);
+    expect(tokenizer.tokenize('新浪财经-首页 >> 股票')).toEqual(['新浪', '财经', '首页', '股票']);
+  });
+
+  it('applies no stop words by default, and drops the given ones, normalised', () => {
+    expect(tokenizer.tokenize('我们的股票 and the fund')).toEqual(['我们', '的', '股票', 'and', 'the', 'fund']);
+    const filtered = createTokenizer({ cut: nodeChineseCutter, stopwords: STOPWORDS });
+    expect(filtered.tokenize('我们的股票 and the fund')).toEqual(['股票', 'fund']);
+    const custom = createTokenizer({ cut: nodeChineseCutter, stopwords: ['ＴＨＥ '] });
+    expect(custom.tokenize('The fund')).toEqual(['fund']);
+  });
+});
+
+describe('the token cache', () => {
+  it('returns equal results without cutting again', () => {
+    const { cut, calls } = countingCutter();
+    const tokenizer = createTokenizer({ cut });
+    const first = tokenizer.tokenize('股票行情 首页');
+    const second = tokenizer.tokenize('股票行情 首页');
+    expect(second).toEqual(first);
+    expect(calls).toEqual(['股票行情', '首页']);
+    expect(tokenizer.cacheSize).toBe(1);
+  });
+
+  it('cannot be corrupted through a returned array', () => {
+    const tokenizer = createTokenizer({ cut: nodeChineseCutter });
+    const first = tokenizer.tokenize('股票行情');
+    first.push('injected');
+    first[0] = 'changed';
+    expect(tokenizer.tokenize('股票行情')).toEqual(['股票行情']);
+  });
+
+  it('is bounded and evicts the least recently used text', () => {
+    const { cut, calls } = countingCutter();
+    const tokenizer = createTokenizer({ cut, cacheSize: 3 });
+    for (const text of ['股票', '基金', '债券']) tokenizer.tokenize(text);
+    tokenizer.tokenize('股票'); // now most recent; 基金 is the oldest
+    for (const text of ['外汇', '期货', '黄金', '白银']) tokenizer.tokenize(text);
+    expect(tokenizer.cacheSize).toBe(3);
+    expect(tokenizer.cacheCapacity).toBe(3);
+    calls.length = 0;
+    tokenizer.tokenize('白银'); // cached
+    tokenizer.tokenize('基金'); // evicted: cut again
+    expect(calls).toEqual(['基金']);
+  });
+
+  it('defaults to 50,000 entries; 0 turns it off; long texts are not cached', () => {
+    expect(createTokenizer({ cut: nodeChineseCutter }).cacheCapacity).toBe(50_000);
+    const { cut, calls } = countingCutter();
+    const off = createTokenizer({ cut, cacheSize: 0 });
+    off.tokenize('股票');
+    off.tokenize('股票');
+    expect(calls).toEqual(['股票', '股票']);
+    expect(off.cacheSize).toBe(0);
+
+    const short = createTokenizer({ cut: nodeChineseCutter, cacheMaxLength: 4 });
+    expect(short.tokenize('今日股票行情')).toEqual(['今日', '股票行情']);
+    expect(short.cacheSize).toBe(0);
+    short.tokenize('股票行情');
+    expect(short.cacheSize).toBe(1);
+  });
+
+  it('rejects a capacity that is not a non-negative integer', () => {
+    expect(() => createTokenizer({ cut: nodeChineseCutter, cacheSize: -1 })).toThrow(RangeError);
+    expect(() => createTokenizer({ cut: nodeChineseCutter, cacheSize: 1.5 })).toThrow(RangeError);
+  });
+});
