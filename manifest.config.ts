@@ -11,10 +11,14 @@
  * Permissions are the minimum the features need: `contextMenus` (mark a link), `activeTab`
  * (the popup reads the current tab's URL), `offscreen` (Chromium only). Content scripts run on
  * http(s) pages through `content_scripts.matches`, which needs no host permission of its own.
+ * The one host permission is loopback over http (`COMPANION_ORIGINS`): the background calls the
+ * companion's service on 127.0.0.1, which sends no CORS headers (docs/service-api.md); no port
+ * in the pattern because the user chooses the port.
  * `'wasm-unsafe-eval'` is in the extension-pages CSP only: jieba-wasm runs in the Worker, which
  * inherits that policy; content scripts never load WASM.
  */
 import { defineManifest } from '@crxjs/vite-plugin';
+import { COMPANION_ORIGINS } from './extension/companion/api-types.ts';
 import packageJson from './package.json' with { type: 'json' };
 
 export type BuildTarget = 'chromium' | 'firefox';
@@ -57,6 +61,7 @@ export function createManifest({ target, contentCss }: ManifestOptions) {
       ? { scripts: [ENTRIES.background], type: 'module' as const }
       : { service_worker: ENTRIES.background, type: 'module' as const },
     permissions: firefox ? ['contextMenus', 'activeTab'] : ['contextMenus', 'activeTab', 'offscreen'],
+    host_permissions: [...COMPANION_ORIGINS],
     content_scripts: [
       {
         matches: ['http://*/*', 'https://*/*'],

@@ -2,15 +2,17 @@
 /**
  * The README's test command on a fresh machine: install what the tests need, then run them all.
  *
- *   1. Chromium from Debian (the end-to-end tests load the built extension into it), when
- *      /usr/bin/chromium is missing and we may run apt-get (root).
+ *   1. Chromium and Firefox ESR from Debian (the end-to-end tests load the built extension into
+ *      each), when /usr/bin/chromium or /usr/bin/firefox-esr is missing and we may run apt-get
+ *      (root).
  *   2. `npm ci`: exactly the locked dependencies (better-sqlite3 builds from source here).
  *   3. `vitest run`: unit, DOM, integration and end-to-end tiers.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const CHROMIUM = '/usr/bin/chromium';
+/** The browsers the end-to-end tests drive: executable → Debian package. */
+const BROWSERS = { '/usr/bin/chromium': 'chromium', '/usr/bin/firefox-esr': 'firefox-esr' };
 
 function run(command, args) {
   console.log(`\n$ ${command} ${args.join(' ')}`);
@@ -21,12 +23,15 @@ function run(command, args) {
   }
 }
 
-if (!existsSync(CHROMIUM)) {
+const missing = Object.entries(BROWSERS).filter(([path]) => !existsSync(path));
+if (missing.length > 0) {
+  const packages = missing.map(([, name]) => name);
   if (process.getuid?.() === 0) {
     run('apt-get', ['update', '-qq']);
-    run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium']);
+    run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages]);
   } else {
-    console.error(`test-all: ${CHROMIUM} is missing; install Debian's chromium (sudo apt-get install chromium) and run again`);
+    const paths = missing.map(([path]) => path).join(' and ');
+    console.error(`test-all: ${paths} ${missing.length > 1 ? 'are' : 'is'} missing; install Debian's ${packages.join(' and ')} (sudo apt-get install ${packages.join(' ')}) and run again`);
     process.exit(1);
   }
 }

@@ -9,8 +9,8 @@
  * hand-written file of anchors is a fair group-1 training set), `source` to "pattern" and
  * `topic` to "" (the command decides).
  */
-import { readFileSync } from 'node:fs';
 import type { LabeledLink, LabelSource } from '../../shared/model/types.ts';
+import { nothingUsableNote, parseJsonLines, readTextFile, warnSkippedLines } from '../platform/input-files.ts';
 import { CliFailure } from './errors.ts';
 
 const SOURCES: readonly LabelSource[] = ['pattern', 'user', 'page', 'crawl'];
@@ -55,41 +55,14 @@ export interface LabeledFile {
 
 /** Parses JSON-lines text; `name` labels the problem lines. Blank lines are ignored. */
 export function parseLabeledJsonl(text: string, name: string): LabeledFile {
-  const examples: LabeledLink[] = [];
-  const problems: string[] = [];
-  const lines = text.split('\n');
-  lines.forEach((line, index) => {
-    if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      // A last line cut short by a kill mid-write reads as "not JSON" too; say so plainly.
-      problems.push(`${name}:${index + 1}: not JSON`);
-      return;
-    }
-    const problem = labeledLinkProblem(value);
-    if (problem) problems.push(`${name}:${index + 1}: ${problem}`);
-    else examples.push(toLabeledLink(value as Record<string, unknown>));
-  });
+  const { items: examples, problems } = parseJsonLines(text, name, labeledLinkProblem, toLabeledLink);
   return { examples, problems };
 }
 
-/** Reads one labeled file; a missing or unreadable file is a `CliFailure` naming it. */
+/** Reads one labeled file; a missing or unreadable file is an `InputFileError` naming it. */
 export function readLabeledFile(path: string): LabeledFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
-    throw new CliFailure(`cannot read ${path}: ${why}`, { cause: error });
-  }
-  return parseLabeledJsonl(text, path);
+  return parseLabeledJsonl(readTextFile(path), path);
 }
-
-/** How many problem lines are shown one by one before the rest are only counted. */
-export const PROBLEMS_SHOWN = 5;
 
 /**
  * Reads several labeled files, warning about bad lines (the first few each in its line, then a
@@ -105,10 +78,8 @@ export function readLabeledFiles(paths: string[], warn: (line: string) => void):
   }
   if (examples.length === 0) {
     // Failing: one line only, which carries the first problem instead of a list of warnings.
-    const first = problems[0] ? ` (${problems.length} bad lines; first ${problems[0]})` : ' (the files are empty)';
-    throw new CliFailure(`no valid labeled links in ${paths.join(', ')}${first}`);
+    throw new CliFailure(`no valid labeled links in ${paths.join(', ')}${nothingUsableNote(problems, 'the files are empty')}`);
   }
-  for (const problem of problems.slice(0, PROBLEMS_SHOWN)) warn(`warning: ${problem} (line skipped)`);
-  if (problems.length > PROBLEMS_SHOWN) warn(`warning: ${problems.length - PROBLEMS_SHOWN} more bad lines skipped`);
+  warnSkippedLines(problems, warn);
   return examples;
 }

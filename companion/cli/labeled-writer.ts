@@ -6,10 +6,11 @@
  * The keys already in the file are read first, so a second run into the same file adds only
  * what is new instead of duplicating what is there.
  */
-import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { exampleKey } from '../../shared/model/example-key.ts';
 import type { LabeledLink } from '../../shared/model/types.ts';
 import { CliFailure } from './errors.ts';
+import { readTextFile } from '../platform/input-files.ts';
 import { parseLabeledJsonl } from './labeled-jsonl.ts';
 
 export interface WriteCounts {
@@ -32,12 +33,7 @@ export class LabeledWriter implements WriteCounts {
     this.#keys = new Set();
     let prefix = '';
     if (existsSync(path)) {
-      let text: string;
-      try {
-        text = readFileSync(path, 'utf8');
-      } catch (error) {
-        throw new CliFailure(`cannot read ${path}: ${(error as Error).message}`, { cause: error });
-      }
+      const text = readTextFile(path);
       for (const example of parseLabeledJsonl(text, path).examples) this.#keys.add(exampleKey(example));
       // A run killed mid-line leaves a partial last line; start ours on a line of its own.
       if (text.length > 0 && !text.endsWith('\n')) prefix = '\n';

@@ -7,6 +7,7 @@
  * may be added; an existing option's meaning may not change.
  */
 import { CRAWL_DEFAULTS } from '../crawl/crawl-options.ts';
+import { DEFAULT_RETRY_POLICY, MAX_RETRIES } from '../fetch/retry-policy.ts';
 import type { CommandSpec } from './args.ts';
 
 export const DEFAULT_WINDOW = 80;
@@ -14,12 +15,21 @@ export const DEFAULT_THRESHOLD = 0.5;
 export const DEFAULT_TOPIC = 'default';
 export const DEFAULT_TOP_K = 2000;
 export const DEFAULT_SPLIT_SEED = 1;
+/** `linkscent serve`'s port (docs/service-api.md); companion/service/config.ts uses the same. */
+export const DEFAULT_SERVICE_PORT = 7431;
 
 const window = {
   type: 'string',
   value: 'W',
   description: 'Link-context window in characters (seed 000 §3.3)',
   default: String(DEFAULT_WINDOW),
+} as const;
+
+const retries = {
+  type: 'string',
+  value: 'N',
+  description: `Attempts after the first when a page fails transiently (reset, refused, timeout, HTTP 408/429/502/503/504); 0 to ${MAX_RETRIES}`,
+  default: String(DEFAULT_RETRY_POLICY.retries),
 } as const;
 
 export const collectSpec: CommandSpec = {
@@ -36,6 +46,7 @@ export const collectSpec: CommandSpec = {
     out: { type: 'string', value: 'labeled.jsonl', description: 'JSON-lines file the examples are appended to; required' },
     'delay-ms': { type: 'string', value: 'D', description: 'Least delay in ms between requests to one host', default: String(CRAWL_DEFAULTS.delayMs) },
     concurrency: { type: 'string', value: 'C', description: 'Pages fetched at once', default: String(CRAWL_DEFAULTS.concurrency) },
+    retries,
     topic: { type: 'string', value: 'NAME', description: 'Topic name written into each example', default: DEFAULT_TOPIC },
     window,
   },
@@ -97,7 +108,7 @@ export const crawlSpec: CommandSpec = {
   name: 'crawl',
   summary: 'run a focused crawl in priority order',
   usage: [
-    'crawl <seed-url>... [--model model.json] [--strategy nb|bfs|best-first] --max-pages N --out DIR [--concurrency C] [--delay-ms D] [--resume]',
+    'crawl <seed-url>... [--model model.json] [--strategy nb|bfs|best-first] --max-pages N --out DIR [--concurrency C] [--delay-ms D] [--retries N] [--resume]',
   ],
   positionals: { name: '<seed-url>', min: 0 },
   options: {
@@ -108,6 +119,7 @@ export const crawlSpec: CommandSpec = {
     out: { type: 'string', value: 'DIR', description: 'Crawl directory (pages.jsonl, the crawl store); required' },
     concurrency: { type: 'string', value: 'C', description: 'Pages fetched at once', default: String(CRAWL_DEFAULTS.concurrency) },
     'delay-ms': { type: 'string', value: 'D', description: 'Least delay in ms between requests to one host', default: String(CRAWL_DEFAULTS.delayMs) },
+    retries,
     resume: { type: 'boolean', description: 'Continue the crawl stored in DIR' },
     'max-depth': { type: 'string', value: 'N', description: 'Links more than N hops from a seed are not followed', default: String(CRAWL_DEFAULTS.maxDepth) },
     topic: { type: 'string', value: 'keywords', description: 'Topic keywords for best-first (seed 004)' },
@@ -120,11 +132,17 @@ export const crawlSpec: CommandSpec = {
 export const serveSpec: CommandSpec = {
   name: 'serve',
   summary: 'run the loopback service the extension talks to',
-  usage: ['serve [--port P]'],
+  usage: ['serve [--port P] [--reset-pairing]'],
   positionals: { name: 'argument', min: 0, max: 0 },
   options: {
-    port: { type: 'string', value: 'P', description: 'Loopback port', default: "the service's" },
+    port: { type: 'string', value: 'P', description: 'Port on 127.0.0.1 (0: any free port)', default: `LINKSCENT_PORT, else ${DEFAULT_SERVICE_PORT}` },
+    'reset-pairing': { type: 'boolean', description: 'Make a new pairing token and forget the paired extension' },
   },
+  notes: [
+    'Prints the pairing token and the dashboard address at start. State (the token, models,\n' +
+      'crawls) lives in LINKSCENT_HOME, else $XDG_CONFIG_HOME/linkscent, else ~/.config/linkscent.\n' +
+      'Crawls that were running when the service stopped resume when it starts. API: docs/service-api.md.',
+  ],
 };
 
 export type CommandName = 'collect' | 'train' | 'eval' | 'crawl' | 'serve';

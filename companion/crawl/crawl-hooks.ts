@@ -3,7 +3,8 @@
  * here once and nowhere else:
  *
  *   1. beforeFetch(task)            may skip the URL (return false, or throw SkipUrlError)
- *   2. afterFetch(fetched, task)    the fetch layer's result, whatever its outcome
+ *   2. afterFetch(fetched, task)    the fetch layer's result, whatever its outcome (the last
+ *                                   attempt's, once, when transient failures were retried)
  *   3. afterParse(parsed)           an HTML page as PageSegments and its LinkContexts
  *   4. linksScored(scored)          the same links with the strategy's scores, and which are followed
  *   5. pageStored(record)           after the page's transaction committed and its line was written

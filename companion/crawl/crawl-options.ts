@@ -4,6 +4,7 @@
  */
 import type { PageSegments } from '../../shared/segments/types.ts';
 import { validateFetchOptions, type FetchOptions } from '../fetch/fetch-options.ts';
+import { DEFAULT_RETRY_POLICY, MAX_RETRIES, type RetryPolicy } from '../fetch/retry-policy.ts';
 import type { CrawlHooks } from './crawl-hooks.ts';
 import { CrawlOptionsError } from './crawl-errors.ts';
 import type { CrawlProgress } from './progress.ts';
@@ -45,6 +46,12 @@ export interface CrawlOptions {
   window: number;
   /** The fetch layer's options (`fetch-options.ts`); missing fields take its defaults. */
   fetch: FetchOptions;
+  /**
+   * Retries of transient failures (`fetch/retry-policy.ts`): `retries` default 2 (0 = none, at
+   * most 10), `backoffMs` default 1 000, `maxRetryAfterMs` default 30 000. A page is recorded
+   * once, with its last attempt's outcome; missing fields take the defaults.
+   */
+  retry: RetryPolicy;
   /** Hook sets, run in this order at each point (`crawl-hooks.ts`). Default none. */
   hooks: CrawlHooks[];
   /** Aborting stops claiming URLs; fetches in flight are abandoned and stay queued for a resume. */
@@ -61,9 +68,10 @@ export interface CrawlOptions {
 
 /** What a caller passes: the four required fields, any others optional. */
 export type CrawlOptionsInput = Pick<CrawlOptions, 'outDir' | 'maxPages' | 'strategy'> &
-  Partial<Omit<CrawlOptions, 'outDir' | 'maxPages' | 'strategy' | 'fetch' | 'traps'>> & {
+  Partial<Omit<CrawlOptions, 'outDir' | 'maxPages' | 'strategy' | 'fetch' | 'traps' | 'retry'>> & {
     fetch?: Partial<FetchOptions>;
     traps?: Partial<TrapCaps>;
+    retry?: Partial<RetryPolicy>;
   };
 
 export const CRAWL_DEFAULTS = Object.freeze({
@@ -87,6 +95,7 @@ const KNOWN = new Set<string>([
   'strategy',
   'traps',
   'fetch',
+  'retry',
   'signal',
   'onProgress',
   'pageJudge',
@@ -98,7 +107,7 @@ export function validateCrawlOptions(input: CrawlOptionsInput): CrawlOptions {
     if (!KNOWN.has(key)) throw new CrawlOptionsError(`unknown crawl option '${key}' (known: ${[...KNOWN].join(', ')})`);
   }
   const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-  const options = { ...CRAWL_DEFAULTS, ...defined } as CrawlOptions & { traps?: Partial<TrapCaps>; fetch?: Partial<FetchOptions> };
+  const options = { ...CRAWL_DEFAULTS, ...defined } as CrawlOptions & { traps?: Partial<TrapCaps>; fetch?: Partial<FetchOptions>; retry?: Partial<RetryPolicy> };
 
   if (typeof options.outDir !== 'string' || options.outDir.trim() === '') throw new CrawlOptionsError('outDir is required');
   if (!Array.isArray(options.seeds) || options.seeds.some((s) => typeof s !== 'string')) {
@@ -126,17 +135,29 @@ export function validateCrawlOptions(input: CrawlOptionsInput): CrawlOptions {
 
   const traps: TrapCaps = { ...DEFAULT_TRAP_CAPS, ...(input.traps ?? {}) };
   for (const [key, value] of Object.entries(traps)) wholeNumber(`traps.${key}`, value, 1);
+  const retry: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...stripUndefined(input.retry ?? {}) };
+  for (const key of Object.keys(retry)) {
+    if (!(key in DEFAULT_RETRY_POLICY)) throw new CrawlOptionsError(`unknown retry option 'retry.${key}' (known: ${Object.keys(DEFAULT_RETRY_POLICY).join(', ')})`);
+  }
+  wholeNumber('retry.retries', retry.retries, 0, MAX_RETRIES);
+  wholeNumber('retry.backoffMs', retry.backoffMs, 0);
+  wholeNumber('retry.maxRetryAfterMs', retry.maxRetryAfterMs, 0);
   let fetch: FetchOptions;
   try {
     fetch = validateFetchOptions(input.fetch ?? {});
   } catch (error) {
     throw new CrawlOptionsError(`fetch: ${(error as Error).message}`, { cause: error });
   }
-  return { ...options, traps, fetch };
+  return { ...options, traps, fetch, retry };
 }
 
-function wholeNumber(name: string, value: unknown, min: number): void {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw new CrawlOptionsError(`${name} must be a whole number ≥ ${min}, got ${String(value)}`);
+function wholeNumber(name: string, value: unknown, min: number, max = Number.POSITIVE_INFINITY): void {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    const range = max === Number.POSITIVE_INFINITY ? `≥ ${min}` : `from ${min} to ${max}`;
+    throw new CrawlOptionsError(`${name} must be a whole number ${range}, got ${String(value)}`);
   }
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -72,12 +72,17 @@ export class CrawlState {
     this.#perHostInFlight.set(host, (this.#perHostInFlight.get(host) ?? 0) + 1);
   }
 
+  /**
+   * A task is over. Wakes no one: the worker that ran it claims next itself, and a successful
+   * claim wakes one waiter (`wakeOne`), so claims cascade while they succeed. Waking every
+   * waiter here made each of them walk the frontier after every page, and all but one walk
+   * found nothing (with one busy host leading the frontier, thousands of skipped rows each).
+   */
   end(host: string): void {
     this.inFlight--;
     const n = (this.#perHostInFlight.get(host) ?? 1) - 1;
     if (n > 0) this.#perHostInFlight.set(host, n);
     else this.#perHostInFlight.delete(host);
-    this.wake();
   }
 
   /** Counts a page just recorded. */
@@ -96,11 +101,17 @@ export class CrawlState {
     }
   }
 
-  /** Resolves when a task ends or `wake` is called (abort). */
+  /** Resolves when `wakeOne` picks this waiter or `wake` is called (abort, failure, the end). */
   changed(): Promise<void> {
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
+  /** Wakes the longest waiting worker, if any: there may be one more URL to claim. */
+  wakeOne(): void {
+    this.#waiters.shift()?.();
+  }
+
+  /** Wakes every waiting worker. */
   wake(): void {
     for (const resolve of this.#waiters.splice(0)) resolve();
   }

@@ -4,7 +4,9 @@
  *
  * Data flow, one URL at a time per worker (`concurrency` workers):
  *   1. claim the best queued URL whose host has a free slot (SQLite index walk, `CrawlState.decide`)
- *   2. beforeFetch hooks → robots.txt → host politeness slot (delay, Crawl-delay) → fetch
+ *   2. beforeFetch hooks → robots.txt → host politeness slot (delay, Crawl-delay) → fetch; a
+ *      transient failure is fetched again, through the host's slot, after a backoff or its
+ *      Retry-After (`fetch-with-retries.ts`, `fetch/retry-policy.ts`)
  *   3. afterFetch hooks → segments → link contexts → afterParse → strategy scores → linksScored
  *   4. one transaction: page row + URL done + children upserted (max score) → pages.jsonl line
  *      → pageStored hooks → progress
@@ -19,6 +21,16 @@ import { PAGES_FILE } from './pages-jsonl.ts';
 import { processUrl, type UrlContext } from './process-url.ts';
 import { join } from 'node:path';
 import { STORE_FILE } from '../store/crawl-store.ts';
+
+/**
+ * Most frontier rows one claim looks at before the worker waits for a slot instead. The store's
+ * default (4 096) let every worker walk thousands of rows of busy hosts after every page: with
+ * the frontier led by one site (a focused crawl's topic site, or bfs inside a big site) and its
+ * per-host slots taken, that walk was 70 % of the crawl's CPU (bench/crawl-bench.ts, profiled)
+ * and what it found was a URL the strategy ranked below hundreds of others. 256 rows still
+ * reach the next hosts of a mixed frontier.
+ */
+const CLAIM_SCAN_LIMIT = 256;
 
 export type StopReason = 'max-pages' | 'frontier-empty' | 'aborted';
 
@@ -58,12 +70,18 @@ export async function runCrawl(input: CrawlOptionsInput): Promise<CrawlSummary> 
 
   async function worker(): Promise<void> {
     while (!options.signal?.aborted && failure === undefined) {
-      const row = state.budgetLeft ? store.claimNext(state.decide) : undefined;
+      const row = state.budgetLeft ? store.claimNext(state.decide, CLAIM_SCAN_LIMIT) : undefined;
       if (!row) {
-        if (state.inFlight === 0) return; // nothing queued (or budget spent) and nothing coming
-        await state.changed(); // a task in flight may free a host slot or enqueue children
+        if (state.inFlight === 0) {
+          state.wake(); // nothing queued (or budget spent) and nothing coming: everyone stops
+          return;
+        }
+        // A worker ending its task claims again itself and, when that succeeds, wakes one
+        // waiter (below): claims cascade while they succeed, and one walk fails per page.
+        await state.changed();
         continue;
       }
+      state.wakeOne();
       state.begin(row.host);
       try {
         await processUrl(ctx, row);

@@ -24,9 +24,12 @@ export function createFetcher(options: CrawlOptions): ClosableFetcher {
       const crawlDelayMs = await robots.crawlDelayMs(url);
       return scheduler.acquire(host, crawlDelayMs, signal);
     },
+    backOff: (host, delayMs) => scheduler.backOff(host, delayMs),
     fetch: (url, signal) => fetchPage(url, { ...options.fetch, allowHop, signal, robots }),
     async close() {
-      // The shared keep-alive Agent outlives one crawl (the service runs several); nothing to close.
+      // Clears the scheduler's timers. The shared keep-alive Agent outlives one crawl (the
+      // service runs several), so it stays open.
+      scheduler.close();
     },
   };
 }

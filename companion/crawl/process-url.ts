@@ -13,6 +13,7 @@ import { errorLine, reactionTo, SkipUrlError } from './crawl-errors.ts';
 import { runHooks, type UrlTask } from './crawl-hooks.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import type { CrawlState } from './crawl-state.ts';
+import { fetchWithRetries } from './fetch-with-retries.ts';
 import { followLinks } from './follow-links.ts';
 import type { PagesJsonl } from './pages-jsonl.ts';
 import { pageText } from './strategies/term-vector.ts';
@@ -23,6 +24,8 @@ export interface CrawlFetcher {
   isAllowed(url: string): Promise<boolean>;
   /** Waits for a politeness slot on the URL's host; call the result when the fetch is over. */
   acquire(url: string, host: string, signal: AbortSignal | undefined): Promise<() => void>;
+  /** Holds new requests to the host back for `delayMs` (a Retry-After, a retry's backoff). */
+  backOff(host: string, delayMs: number): void;
   fetch(url: string, signal: AbortSignal | undefined): Promise<FetchedPage>;
 }
 
@@ -38,6 +41,7 @@ export interface UrlContext {
 export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<void> {
   const task: UrlTask = { url: row.url, depth: row.depth, score: row.score, parent: row.parent };
   let fetched: FetchedPage | undefined;
+  let attempts = 1;
   let recorded = false;
   try {
     if (!(await runHooks(ctx.options.hooks, 'beforeFetch', task))) throw new SkipUrlError('skipped by a beforeFetch hook');
@@ -47,19 +51,16 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
       await runHooks(ctx.options.hooks, 'pageStored', stored);
       return;
     }
-    const release = await ctx.fetcher.acquire(task.url, row.host, ctx.options.signal);
-    try {
-      fetched = await ctx.fetcher.fetch(task.url, ctx.options.signal);
-    } finally {
-      release();
-    }
+    const attempted = await fetchWithRetries(ctx.fetcher, task.url, row.host, ctx.options.retry, ctx.options.signal);
+    fetched = attempted.fetched;
+    attempts = attempted.attempts;
     if (ctx.options.signal?.aborted) {
       // Paused or stopped mid-fetch: the page was never recorded, so it stays to be fetched.
       ctx.store.requeue(task.url);
       return;
     }
     await runHooks(ctx.options.hooks, 'afterFetch', fetched, task);
-    const { record, children } = await parseAndScore(ctx, task, fetched);
+    const { record, children } = await parseAndScore(ctx, task, fetched, attempts);
     const stored = commit(ctx, record, children);
     recorded = true;
     await runHooks(ctx.options.hooks, 'pageStored', stored);
@@ -80,7 +81,7 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
     } else if (reaction === 'skip-url') {
       ctx.store.drop(task.url, (error as Error).message);
     } else {
-      const record = fetched ? fetchedRecord(task, fetched) : baseRecord(task, {});
+      const record = fetched ? fetchedRecord(task, fetched, attempts) : baseRecord(task, {});
       const stored = commit(ctx, { ...record, outcome: 'error', error: errorLine(error) }, []);
       await runHooks(ctx.options.hooks, 'pageStored', stored).catch((hookError: unknown) => {
         if (reactionTo(hookError) === 'stop-crawl') throw hookError;
@@ -95,8 +96,9 @@ async function parseAndScore(
   ctx: UrlContext,
   task: UrlTask,
   fetched: FetchedPage,
+  attempts: number,
 ): Promise<{ record: PageRecord; children: FrontierEntry[] }> {
-  const record = fetchedRecord(task, fetched);
+  const record = fetchedRecord(task, fetched, attempts);
   if (fetched.outcome !== 'ok' || fetched.html === undefined) return { record, children: [] };
 
   const { options, state } = ctx;
@@ -152,7 +154,8 @@ function baseRecord(task: UrlTask, extra: Partial<PageRecord>): PageRecord {
   };
 }
 
-function fetchedRecord(task: UrlTask, fetched: FetchedPage): PageRecord {
+/** The record of a fetch's final outcome; `attempts` only when it took more than one. */
+function fetchedRecord(task: UrlTask, fetched: FetchedPage, attempts: number): PageRecord {
   const record = baseRecord(task, {
     finalUrl: fetched.finalUrl,
     status: fetched.status,
@@ -161,5 +164,6 @@ function fetchedRecord(task: UrlTask, fetched: FetchedPage): PageRecord {
     outcome: fetched.outcome,
   });
   if (fetched.error !== undefined) record.error = fetched.error;
+  if (attempts > 1) record.attempts = attempts;
   return record;
 }

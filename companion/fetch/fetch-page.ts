@@ -17,6 +17,7 @@ import type { FetchOptions } from './fetch-options.ts';
 import { sharedAgent } from './http-agent.ts';
 import { ACCEPT_HTML, REDIRECT_STATUSES, discardBody, dropBody, headerValue, sendGet, withDeadline, type ResponseHead } from './http-exchange.ts';
 import { BodyReader } from './response-body.ts';
+import { parseRetryAfter } from './retry-policy.ts';
 
 export type FetchOutcome =
   | 'ok' | 'not-html' | 'binary' | 'too-large' | 'http-error' | 'robots-denied' | 'redirect-denied'
@@ -50,6 +51,8 @@ export interface FetchedPage {
   sniffed?: boolean;
   /** Bytes on the wire for the last response's body (differs from `bytes` when compressed). */
   wireBytes?: number;
+  /** An error response's Retry-After in ms from when it arrived (429, 503), when given and valid. */
+  retryAfterMs?: number;
 }
 
 /** A robots checker: RobotsCache fits; kept structural so tests and callers can pass their own. */
@@ -159,7 +162,8 @@ async function readPage(url: string, head: ResponseHead, options: FetchOptions, 
 
   if (status < 200 || status > 299) {
     await discardBody(body);
-    return { ...base, outcome: 'http-error', error: `HTTP ${status}` };
+    const retryAfterMs = parseRetryAfter(headerValue(headers, 'retry-after'));
+    return { ...base, outcome: 'http-error', error: `HTTP ${status}`, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
   }
   const unknown = isUnknownType(declared);
   if (!unknown && !isHtmlType(declared)) {

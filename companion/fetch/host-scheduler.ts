@@ -1,9 +1,15 @@
 /**
- * Per-host politeness: at most `perHostConcurrency` requests in flight to one host, and at least
- * max(`delayMs`, the host's Crawl-delay) between the starts of two requests to it. Waiters are
- * served first come, first served; nobody polls: a waiter is woken by a release or by one
- * unref'd timer per host set for the moment the next start becomes allowed, so an idle
- * scheduler never keeps the process alive.
+ * Per-host politeness: at most `perHostConcurrency` requests in flight to one host, at least
+ * max(`delayMs`, the host's Crawl-delay) between the starts of two requests to it, and no start
+ * before a hold set by `backOff` (a Retry-After, a retry's backoff) has passed. Waiters are
+ * served first come, first served; nobody polls: a waiter is woken by a release or by one timer
+ * per host set for the moment the next start becomes allowed.
+ *
+ * Timers and the process: a timer a request is waiting on is ref'd, because that request is
+ * pending work: a crawl whose only work left is waiting out a delay must not be ended by Node
+ * (exit 13, "unsettled top-level await"). The timer that later forgets an idle host is unref'd,
+ * so an idle scheduler never keeps the process alive. `close()` clears every timer and rejects
+ * whoever still waits.
  *
  * Usage: `const release = await scheduler.acquire(host, crawlDelay); try { fetch } finally { release() }`.
  */
@@ -31,13 +37,24 @@ interface HostState {
   lastStart: number;
   /** The most recent Crawl-delay given for this host. */
   crawlDelayMs: number | undefined;
+  /** performance.now() before which nothing starts (`backOff`); -Infinity when not held back. */
+  notBefore: number;
   queue: Waiter[];
   timer: NodeJS.Timeout | undefined;
+}
+
+/** The reason given to requests still waiting, or asking, after `close()`. */
+export class HostSchedulerClosedError extends Error {
+  override readonly name = 'HostSchedulerClosedError';
+  constructor() {
+    super('the host scheduler is closed');
+  }
 }
 
 export class HostScheduler {
   private readonly hosts = new Map<string, HostState>();
   private readonly options: HostSchedulerOptions;
+  private closed = false;
 
   constructor(options: Partial<HostSchedulerOptions> = {}) {
     this.options = { ...DEFAULT_HOST_SCHEDULER_OPTIONS, ...options };
@@ -55,6 +72,7 @@ export class HostScheduler {
    */
   acquire(host: string, crawlDelayMs?: number, signal?: AbortSignal): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.closed) return Promise.reject(new HostSchedulerClosedError());
     const state = this.state(host);
     if (crawlDelayMs !== undefined) state.crawlDelayMs = crawlDelayMs;
     return new Promise((resolve, reject) => {
@@ -73,6 +91,35 @@ export class HostScheduler {
     });
   }
 
+  /**
+   * Clears every timer and rejects the requests still waiting with `HostSchedulerClosedError`;
+   * later `acquire` calls reject the same way. Releasing a slot after close is harmless.
+   */
+  close(): void {
+    this.closed = true;
+    for (const state of this.hosts.values()) {
+      if (state.timer) clearTimeout(state.timer);
+      state.timer = undefined;
+      for (const waiter of state.queue.splice(0)) {
+        if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+        waiter.reject(new HostSchedulerClosedError());
+      }
+    }
+    this.hosts.clear();
+  }
+
+  /**
+   * Holds every new start to `host` back until `delayMs` from now: a server's Retry-After, or a
+   * retry's backoff (`retry-policy.ts`). Never shortens a hold already set; requests in flight
+   * are not touched, and the usual spacing still applies after the hold.
+   */
+  backOff(host: string, delayMs: number): void {
+    if (this.closed || !(delayMs > 0)) return;
+    const state = this.state(host);
+    state.notBefore = Math.max(state.notBefore, performance.now() + delayMs);
+    this.pump(host, state);
+  }
+
   /** Requests in flight and waiting for a host (for progress displays and tests). */
   load(host: string): { active: number; waiting: number } {
     const state = this.hosts.get(host);
@@ -82,14 +129,16 @@ export class HostScheduler {
   private state(host: string): HostState {
     let state = this.hosts.get(host);
     if (!state) {
-      state = { active: 0, lastStart: Number.NEGATIVE_INFINITY, crawlDelayMs: undefined, queue: [], timer: undefined };
+      state = { active: 0, lastStart: Number.NEGATIVE_INFINITY, crawlDelayMs: undefined, notBefore: Number.NEGATIVE_INFINITY, queue: [], timer: undefined };
       this.hosts.set(host, state);
     }
     return state;
   }
 
-  private gap(state: HostState, waiter: Waiter | undefined): number {
-    return Math.max(this.options.delayMs, waiter?.crawlDelayMs ?? state.crawlDelayMs ?? 0);
+  /** performance.now() from which the next request to the host may start. */
+  private nextStart(state: HostState, waiter: Waiter | undefined): number {
+    const gap = Math.max(this.options.delayMs, waiter?.crawlDelayMs ?? state.crawlDelayMs ?? 0);
+    return Math.max(state.lastStart + gap, state.notBefore);
   }
 
   /** Starts as many waiters as the rules allow now, and sets a timer for the next one. */
@@ -98,13 +147,14 @@ export class HostScheduler {
       clearTimeout(state.timer);
       state.timer = undefined;
     }
+    if (this.closed) return;
     while (state.queue.length > 0 && state.active < this.options.perHostConcurrency) {
       const next = state.queue[0]!;
-      const wait = state.lastStart + this.gap(state, next) - performance.now();
+      const wait = this.nextStart(state, next) - performance.now();
       if (wait > 0) {
-        // A timer can fire a hair early; pump re-checks and sets another if so.
+        // A timer can fire a hair early; pump re-checks and sets another if so. It stays ref'd:
+        // a request waits on it (see the header).
         state.timer = setTimeout(() => this.pump(host, state), Math.ceil(wait));
-        state.timer.unref();
         return;
       }
       state.queue.shift();
@@ -127,12 +177,13 @@ export class HostScheduler {
   }
 
   /**
-   * Drops an idle host's state once its spacing has passed, so a crawl over a million hosts
-   * keeps no record of the ones it is done with.
+   * Drops an idle host's state once its spacing (and any hold) has passed, so a crawl over a
+   * million hosts keeps no record of the ones it is done with. Its timer is unref'd: nobody
+   * waits on it.
    */
   private forgetWhenIdle(host: string, state: HostState): void {
-    if (state.active > 0 || state.queue.length > 0 || state.timer) return;
-    const wait = state.lastStart + this.gap(state, undefined) - performance.now();
+    if (this.closed || state.active > 0 || state.queue.length > 0 || state.timer) return;
+    const wait = this.nextStart(state, undefined) - performance.now();
     if (wait <= 0) {
       if (this.hosts.get(host) === state) this.hosts.delete(host);
       return;

@@ -4,8 +4,8 @@
  * file and line number and skipped; a page that cannot be fetched is reported and skipped; the
  * command fails only when nothing usable is left.
  */
-import { readFileSync } from 'node:fs';
 import type { Label } from '../../shared/model/types.ts';
+import { parseJsonLines, readTextFile } from '../platform/input-files.ts';
 
 export interface LabeledPageLine {
   url: string;
@@ -34,39 +34,18 @@ function problemOf(value: unknown): string | null {
   return null;
 }
 
+function toPageLine(record: Record<string, unknown>): LabeledPageLine {
+  const page: LabeledPageLine = { url: record.url as string, label: record.label as Label };
+  if (typeof record.html === 'string') page.html = record.html;
+  return page;
+}
+
 export function parseLabeledPages(text: string, name: string): LabeledPagesFile {
-  const pages: LabeledPageLine[] = [];
-  const problems: string[] = [];
-  text.split('\n').forEach((line, index) => {
-    if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      problems.push(`${name}:${index + 1}: not JSON`);
-      return;
-    }
-    const problem = problemOf(value);
-    if (problem) {
-      problems.push(`${name}:${index + 1}: ${problem}`);
-      return;
-    }
-    const record = value as Record<string, unknown>;
-    const page: LabeledPageLine = { url: record.url as string, label: record.label as Label };
-    if (typeof record.html === 'string') page.html = record.html;
-    pages.push(page);
-  });
+  const { items: pages, problems } = parseJsonLines(text, name, problemOf, toPageLine);
   return { pages, problems };
 }
 
-/** Reads the file; throws an Error naming it when it cannot be read. */
+/** Reads the file; throws an `InputFileError` naming it when it cannot be read. */
 export function readLabeledPages(path: string): LabeledPagesFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`, { cause: error });
-  }
-  return parseLabeledPages(text, path);
+  return parseLabeledPages(readTextFile(path), path);
 }

@@ -2,20 +2,14 @@
  * A saved page classifier as the crawler's `pageJudge`: each parsed page's relevance lands in
  * pages.jsonl and feeds the running harvest-rate estimate (relevant / judged).
  */
-import { readFileSync } from 'node:fs';
 import type { PageJudge } from '../crawl/crawl-options.ts';
+import { readTextFile } from '../platform/input-files.ts';
 import type { Tokenizer } from '../../shared/tokens/types.ts';
 import { PageClassifier, pageTextOf } from './page-classifier.ts';
 
 /** Reads and checks a page model file; every failure is one Error line naming the file. */
 export function loadPageClassifier(path: string, tokenizer: Tokenizer): PageClassifier {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`, { cause: error });
-  }
+  const text = readTextFile(path);
   let json: unknown;
   try {
     json = JSON.parse(text);

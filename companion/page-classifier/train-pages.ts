@@ -10,6 +10,7 @@ import { fetchPage } from '../fetch/fetch-page.ts';
 import { validateFetchOptions } from '../fetch/fetch-options.ts';
 import { RobotsCache } from '../fetch/robots.ts';
 import { loadNodeTokenizer } from '../platform/jieba-node.ts';
+import { nothingUsableNote, warnSkippedLines } from '../platform/input-files.ts';
 import { readLabeledPages, type LabeledPageLine } from './labeled-pages.ts';
 import { PageClassifier, pageTextOf, type LabeledPageText } from './page-classifier.ts';
 
@@ -56,10 +57,9 @@ async function htmlOf(lines: readonly LabeledPageLine[], options: TrainPagesOpti
 export async function trainPageClassifierFromFile(path: string, out: string, options: TrainPagesOptions): Promise<TrainPagesResult> {
   const { pages: lines, problems } = readLabeledPages(path);
   if (lines.length === 0) {
-    throw new Error(`no valid labeled pages in ${path}${problems[0] ? ` (${problems.length} bad lines; first ${problems[0]})` : ' (the file is empty)'}`);
+    throw new Error(`no valid labeled pages in ${path}${nothingUsableNote(problems, 'the file is empty')}`);
   }
-  for (const problem of problems.slice(0, 5)) options.warn(`warning: ${problem} (line skipped)`);
-  if (problems.length > 5) options.warn(`warning: ${problems.length - 5} more bad lines skipped`);
+  warnSkippedLines(problems, options.warn);
 
   const htmls = await htmlOf(lines, options);
   const labeled: LabeledPageText[] = [];

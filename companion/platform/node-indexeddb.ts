@@ -45,7 +45,11 @@ export type OpenModelFile = LinkScentDb & { readonly db: LinkScentDb; readonly c
  * file that is not a valid model file.
  */
 export async function readModelFile(path: string): Promise<OpenModelFile> {
-  const text = await readFile(path, 'utf8');
+  return openModelFileText(await readFile(path, 'utf8'));
+}
+
+/** `readModelFile` for a file already read (its text); a bad file is a one-line `ModelFileError`. */
+export async function openModelFileText(text: string): Promise<OpenModelFile> {
   const db = await openNodeDb();
   try {
     await importModelFile(db, new Blob([text], { type: 'application/json' }), { replace: true });

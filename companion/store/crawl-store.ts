@@ -37,6 +37,7 @@ interface RawPageRow {
   error: string | null;
   relevance: number | null;
   noindex: number;
+  attempts: number;
 }
 
 /** A page row as the JSON line of pages.jsonl: optional fields only when they say something. */
@@ -55,6 +56,7 @@ function toPageRecord(raw: RawPageRow): PageRecord {
     outcome: raw.outcome,
   };
   if (raw.error !== null) record.error = raw.error;
+  if (raw.attempts > 1) record.attempts = raw.attempts;
   if (raw.relevance !== null) record.relevance = raw.relevance;
   if (raw.noindex) record.noindex = true;
   return record;
@@ -80,9 +82,9 @@ export class CrawlStore {
     this.#frontier = new FrontierQueries(this.#db);
     this.#insertPage = this.#db.prepare(`
       INSERT INTO pages (url, final_url, host, status, depth, parent, score, fetched_at, bytes,
-                         content_type, outcome, error, relevance, noindex)
+                         content_type, outcome, error, relevance, noindex, attempts)
       VALUES (@url, @finalUrl, @host, @status, @depth, @parent, @score, @fetchedAt, @bytes,
-              @contentType, @outcome, @error, @relevance, @noindex)`);
+              @contentType, @outcome, @error, @relevance, @noindex, @attempts)`);
     this.#allPages = this.#db.prepare(`SELECT * FROM pages ORDER BY seq`);
     this.#pagesByHost = this.#db.prepare(
       `SELECT host, count(*) AS n FROM pages WHERE outcome <> 'robots-denied' GROUP BY host`,
@@ -108,6 +110,7 @@ export class CrawlStore {
           error: page.error ?? null,
           relevance: page.relevance ?? null,
           noindex: page.noindex ? 1 : 0,
+          attempts: page.attempts ?? 1,
         });
         this.#frontier.setState(page.url, 'done', null);
         if (page.finalUrl !== page.url) {

@@ -23,7 +23,10 @@ export interface FrontierRow extends FrontierEntry {
   reason: string | null;
 }
 
-/** One settled URL, in fetch order. */
+/**
+ * One settled URL, in fetch order: the final outcome only, however many attempts it took
+ * (`crawl/fetch-with-retries.ts`).
+ */
 export interface PageRecord {
   /** Fetch order, 1-based; assigned by the store. */
   seq?: number;
@@ -39,6 +42,8 @@ export interface PageRecord {
   /** The fetch layer's outcome ('ok', 'http-error', 'robots-denied', …). */
   outcome: string;
   error?: string;
+  /** Attempts made when more than one (transient failures retried); absent for one attempt. */
+  attempts?: number;
   /** The page judge's relevance in [0, 1], when a judge was given and the page parsed. */
   relevance?: number;
   /** `<meta name="robots" content="noindex">`: recorded, but marked. */

@@ -15,7 +15,12 @@
  */
 import type Database from 'better-sqlite3';
 
-/** Bumped when a table changes shape; a store of another version is refused, not migrated. */
+/**
+ * Bumped when a table changes shape; a store of another version is refused, not migrated. An
+ * added column with a default is not a change of shape in this sense: older builds name their
+ * columns and never see it, and `applySchema` adds it to a store made before it existed
+ * (`pages.attempts`).
+ */
 export const SCHEMA_VERSION = 1;
 
 export const FRONTIER_STATES = ['queued', 'in-flight', 'done', 'dropped'] as const;
@@ -61,7 +66,8 @@ CREATE TABLE IF NOT EXISTS pages (
   outcome      TEXT    NOT NULL,
   error        TEXT,
   relevance    REAL,
-  noindex      INTEGER NOT NULL DEFAULT 0
+  noindex      INTEGER NOT NULL DEFAULT 0,
+  attempts     INTEGER NOT NULL DEFAULT 1   -- fetch attempts (transient failures retried)
 );
 CREATE INDEX IF NOT EXISTS pages_host ON pages (host);
 
@@ -93,5 +99,18 @@ export function applySchema(db: Database.Database): void {
     );
   }
   db.exec(DDL);
+  addMissingColumns(db);
   db.pragma(`user_version = ${SCHEMA_VERSION}`);
+}
+
+/** Columns added to a table after version 1 was released, each with a default (see SCHEMA_VERSION). */
+const ADDED_COLUMNS: readonly { table: string; column: string; definition: string }[] = [
+  { table: 'pages', column: 'attempts', definition: 'INTEGER NOT NULL DEFAULT 1' },
+];
+
+function addMissingColumns(db: Database.Database): void {
+  for (const { table, column, definition } of ADDED_COLUMNS) {
+    const columns = db.pragma(`table_info(${table})`) as { name: string }[];
+    if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+  }
 }

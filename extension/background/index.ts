@@ -6,7 +6,7 @@
  */
 import browser, { type Runtime } from 'webextension-polyfill';
 import { openExtensionDb } from '../storage/database.ts';
-import { createDexieSettingsStore, createDexieTopicStore } from '../storage/dexie-stores.ts';
+import { createDexieCompanionStore, createDexieSettingsStore, createDexieTopicStore } from '../storage/dexie-stores.ts';
 import { activeTopic } from '../storage/stores.ts';
 import { createContentHandlers } from './content-handlers.ts';
 import { createDirectPortSource } from './direct-host.ts';
@@ -24,6 +24,7 @@ const db = openExtensionDb();
 const services: BackgroundServices = {
   topics: createDexieTopicStore(db),
   settings: createDexieSettingsStore(db),
+  companion: createDexieCompanionStore(db),
   worker: host,
   tabs: {
     async send(tabId, message) {

@@ -3,7 +3,8 @@
  * webextension-polyfill; tests build them in memory. Handlers see plain data only.
  */
 import type { BackgroundToContent, BackgroundToContentReplies } from '../messages/protocol.ts';
-import type { SettingsStore, TopicStore } from '../storage/stores.ts';
+import type { FetchLike } from '../companion/client.ts';
+import type { CompanionStore, SettingsStore, TopicStore } from '../storage/stores.ts';
 import type { WorkerRemote } from './worker-host.ts';
 
 export interface WorkerCaller {
@@ -30,6 +31,10 @@ export interface BackgroundServices {
   worker: WorkerCaller;
   tabs: TabsAdapter;
   badge: BadgeAdapter;
+  /** The companion pairing and the last crawl. */
+  companion: CompanionStore;
+  /** How the companion client reaches the service; default the global `fetch` (tests pass theirs). */
+  fetch?: FetchLike;
 }
 
 /** Asks every tab to re-read its settings and re-score its links (the model or topic changed). */

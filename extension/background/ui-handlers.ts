@@ -1,13 +1,15 @@
 /**
  * Popup and options → background: topics, settings, statistics, marking a page, excluding a site,
- * export and import. Anything that changes what a page should show ends with a refresh of the
- * tabs, so the user never presses a "rescore" button.
+ * export and import; the companion's requests are in `companion-handlers.ts`. Anything that
+ * changes what a page should show ends with a refresh of the tabs, so the user never presses a
+ * "rescore" button.
  */
 import type { Topic } from '../../shared/model/types.ts';
 import { normalizeUrl, urlHost } from '../../shared/urls/normalize-url.ts';
 import type { Counts, Failure } from '../messages/protocol.ts';
 import { activeTopic } from '../storage/stores.ts';
 import { isExcluded, mergeSettings, normalizeHost, validateTopic } from '../storage/validate.ts';
+import { createCompanionHandlers } from './companion-handlers.ts';
 import type { UiHandlers } from './router.ts';
 import { refreshAllTabs, type BackgroundServices } from './services.ts';
 
@@ -39,6 +41,8 @@ export function createUiHandlers(services: BackgroundServices): UiHandlers {
   }
 
   return {
+    ...createCompanionHandlers(services),
+
     async 'topics/list'() {
       const [list, current] = await Promise.all([topics.list(), settings.get()]);
       return { topics: list, activeId: current.activeTopicId };

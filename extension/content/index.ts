@@ -11,6 +11,7 @@ import { createContentSender } from '../messages/send.ts';
 import { createTranslate } from '../ui/i18n.ts';
 import { idleRequester } from './idle.ts';
 import { PageSession } from './page-session.ts';
+import { SETTLED_MARK } from './paint.ts';
 
 const BACKGROUND_TYPES: ReadonlySet<string> = new Set<BackgroundToContent['type']>([
   'verdicts/refresh',
@@ -30,6 +31,10 @@ const session = new PageSession({
   requestFrame: (callback) => window.requestAnimationFrame(callback),
   pageUrl: () => location.href,
   viewport: () => ({ width: window.innerWidth, height: window.innerHeight }),
+  settled: (totals) => {
+    performance.clearMarks(SETTLED_MARK);
+    performance.mark(SETTLED_MARK, { detail: totals });
+  },
 });
 
 browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender) => {

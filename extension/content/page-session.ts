@@ -31,11 +31,19 @@ export interface SessionEnv {
   /** The page's current URL (a single-page app changes it without a reload). */
   pageUrl: () => string;
   viewport: () => Viewport;
+  /**
+   * Called when a run has painted the verdicts of every link it sent (also when it sent none),
+   * with the page's running totals. index.ts leaves one User Timing mark (`SETTLED_MARK`), so a
+   * page, DevTools or the benchmark can see when every link has a verdict, painted or not.
+   */
+  settled?: (totals: { onTopic: number; total: number }) => void;
 }
 
 export interface SessionOptions {
-  /** Links per 'page/links' message. Default 100. */
+  /** Links in a page's first 'page/links' message (the links in view come first). Default 100. */
   linksPerMessage?: number;
+  /** Links in each later message. Default 500 (the background takes up to 1,000). */
+  laterLinksPerMessage?: number;
   /** DOM nodes per extraction step. Default the shared walker's. */
   domBatch?: number;
   /** Milliseconds per idle slice. Default 8. */
@@ -61,6 +69,7 @@ export class PageSession {
     this.#env = env;
     this.#options = {
       linksPerMessage: options.linksPerMessage ?? 100,
+      laterLinksPerMessage: options.laterLinksPerMessage ?? 500,
       domBatch: options.domBatch ?? 256,
       budgetMs: options.budgetMs ?? DEFAULT_IDLE_BUDGET_MS,
       debounceMs: options.debounceMs ?? 400,
@@ -164,16 +173,23 @@ export class PageSession {
 
   /**
    * Orders `links` visible first, admits them up to the per-page cap, and sends them in
-   * batches; each batch's verdicts are painted in one frame before the next batch goes.
+   * batches, one request at a time: first the links in view (`linksPerMessage`, painted soon),
+   * then `laterLinksPerMessage` at a time, so a 5,000-link page costs 11 round trips and paint
+   * frames rather than 50 (each frame costs the page several ms however few links change; see
+   * bench/extension-bench.ts). Each batch's verdicts are painted in one animation frame, but the
+   * next batch goes as soon as a reply is in, without waiting for that frame; replies that
+   * arrive within one frame are painted in it together.
    */
   async #sendAll(links: readonly ExtractedLink[], generation: number, first: boolean): Promise<void> {
     const ordered = await this.#idle(visibleFirst(links, (link) => link.element, this.#env.viewport()), generation);
     if (ordered === CANCELLED) return;
     const admitted = this.#admit(ordered);
-    const { linksPerMessage } = this.#options;
-    for (let start = 0; start < admitted.length; start += linksPerMessage) {
-      if (generation !== this.#generation) return;
-      const batch = admitted.slice(start, start + linksPerMessage);
+    const { linksPerMessage, laterLinksPerMessage } = this.#options;
+    const current = () => generation === this.#generation;
+    const painted: Promise<void>[] = [];
+    for (let start = 0, size = linksPerMessage; start < admitted.length; start += size, size = laterLinksPerMessage) {
+      if (!current()) return;
+      const batch = admitted.slice(start, start + size);
       const pageUrl = this.#env.pageUrl();
       const reply = await this.#env.send({
         type: 'page/links',
@@ -182,12 +198,18 @@ export class PageSession {
         links: batch,
         first: first && start === 0,
       });
-      if (generation !== this.#generation) return;
-      await paintInFrame(this.registry, reply.verdicts, this.#env.requestFrame);
-      const { onTopic, total } = this.registry.totals();
-      // The badge is a courtesy: a lost count must not stop the page's painting.
-      this.#env.send({ type: 'page/count', pageUrl, onTopic, total }).catch(() => undefined);
+      if (!current()) return;
+      painted.push(
+        paintInFrame(this.registry, reply.verdicts, this.#env.requestFrame, current).then(() => {
+          if (!current()) return;
+          const { onTopic, total } = this.registry.totals();
+          // The badge is a courtesy: a lost count must not stop the page's painting.
+          this.#env.send({ type: 'page/count', pageUrl, onTopic, total }).catch(() => undefined);
+        }),
+      );
     }
+    await Promise.all(painted);
+    if (current()) this.#env.settled?.(this.registry.totals());
   }
 
   /** Known links always; new ones while the registry is under the page's cap. */

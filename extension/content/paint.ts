@@ -14,6 +14,13 @@ import type { LinkRegistry } from './link-registry.ts';
 
 export const LEVEL_ATTRIBUTE = 'data-linkscent-level';
 export const MARK_CLASS = 'linkscent-link';
+/**
+ * The User Timing mark (`performance.mark`) index.ts leaves each time every link a run sent has
+ * its verdict painted, on topic or not; `detail` is `{ onTopic, total }`. Only the latest is
+ * kept, so the page's timeline does not grow with it, and it writes nothing to the DOM, so the
+ * page's styles and observers see nothing. bench/extension-bench.ts waits for it.
+ */
+export const SETTLED_MARK = 'linkscent:settled';
 
 /** Applies verdicts to their elements now; returns how many elements were marked. */
 export function paintVerdicts(registry: LinkRegistry, verdicts: readonly LinkVerdict[]): number {
@@ -39,14 +46,18 @@ function unmark(element: Element): void {
 
 export type RequestFrame = (callback: () => void) => unknown;
 
-/** Paints one verdict batch in one animation frame; resolves when it is painted. */
+/**
+ * Paints one verdict batch in one animation frame; resolves when it is painted. When `current`
+ * says no by then (a refresh or clear came meanwhile), nothing is painted and it resolves with 0.
+ */
 export function paintInFrame(
   registry: LinkRegistry,
   verdicts: readonly LinkVerdict[],
   requestFrame: RequestFrame,
+  current: () => boolean = () => true,
 ): Promise<number> {
   return new Promise((resolve) => {
-    requestFrame(() => resolve(paintVerdicts(registry, verdicts)));
+    requestFrame(() => resolve(current() ? paintVerdicts(registry, verdicts) : 0));
   });
 }
 

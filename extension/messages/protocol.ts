@@ -23,6 +23,8 @@
  *   public/_locales/{en,zh_CN}/messages.json   with at least the keys in `MESSAGE_KEYS` below
  */
 import type { LinkContext } from '../../shared/contexts/types.ts';
+import type { CrawlInfo } from '../companion/api-types.ts';
+import type { CompanionProblem } from '../companion/client.ts';
 import type { FeatureGroup } from '../../shared/features/types.ts';
 import type { Label, LabelSource, NbForm, Score, Topic } from '../../shared/model/types.ts';
 
@@ -63,6 +65,44 @@ export interface ExtensionSettings {
   excludedSites: string[];
   /** At most this many links per page are extracted and scored. Default 2000. */
   maxLinksPerPage: number;
+}
+
+/**
+ * The pairing with the companion's loopback service and the last crawl started from here. Kept
+ * in the same `settings` table as `ExtensionSettings` (keys `companion.port`, `companion.token`,
+ * `companion.lastCrawl`), but never written into an exported model file and kept across an
+ * import: the token is this installation's secret, and model files travel.
+ */
+export interface CompanionSettings {
+  /** Port of `linkscent serve` on 127.0.0.1. Default 7431. */
+  port: number;
+  /** The pairing token `linkscent serve` printed; '' = not paired. */
+  token: string;
+  /** The last crawl started from the popup, so reopening the popup shows it; null = none yet. */
+  lastCrawl: LastCrawl | null;
+}
+
+export interface LastCrawl {
+  /** The companion's crawl id. */
+  id: string;
+  /** The extension's topic the crawl was started for (labels are pulled into it). */
+  topicId: string;
+  startedAt: number;
+}
+
+/** A crawl as the popup shows it. */
+export interface CrawlView {
+  info: CrawlInfo;
+  /** The dashboard page of this crawl, token included (opened in a new tab). */
+  dashboardUrl: string;
+}
+
+/** What `GET /api/status` says, reduced to what the options page shows. */
+export interface CompanionStatusView {
+  version: string;
+  port: number;
+  /** Crawls the companion knows (any state). */
+  crawls: number;
 }
 
 /** What the options page sends to create or edit a topic: the id is absent for a new one. */
@@ -120,6 +160,36 @@ export interface Failure {
   error: string;
 }
 
+/**
+ * Why a companion request failed: the client's problems (the service's side), and the
+ * extension's own reasons a crawl cannot start or its labels cannot be pulled.
+ */
+export type CrawlProblem =
+  | CompanionProblem
+  /** No active topic. */
+  | 'no-topic'
+  /** The active topic has no labeled example: the companion would get an untrained model. */
+  | 'no-examples'
+  /** The tab shows no http(s) page. */
+  | 'not-web-page'
+  /** No crawl was started from this browser. */
+  | 'no-crawl'
+  /** The crawl's topic was deleted here since. */
+  | 'topic-gone'
+  /** The companion's labels file is not a model file (`detail` says why). */
+  | 'bad-labels'
+  /** Something unexpected here (the worker, storage): `error` says what, untranslated. */
+  | 'internal';
+
+/** A failure of a companion request: the UI translates `problem`, else shows `error`. */
+export interface CompanionFailure extends Failure {
+  problem: CrawlProblem;
+  /** The companion's own sentence, when it gave one. */
+  detail?: string;
+  /** The port that was called (for "not running on port P"). */
+  port: number;
+}
+
 export type UiToBackground =
   | { type: 'topics/list' }
   | { type: 'topics/save'; topic: TopicInput }
@@ -131,7 +201,18 @@ export type UiToBackground =
   | { type: 'page/mark'; tabId?: number; pageUrl: string; label: Label }
   | { type: 'site/toggle'; host: string; enabled: boolean }
   | { type: 'db/export' }
-  | { type: 'db/import'; fileText: string };
+  | { type: 'db/import'; fileText: string }
+  /** The stored pairing (port and token), to fill the options page's form. */
+  | { type: 'companion/get' }
+  /** Stores port and token (token '' forgets the pairing), then asks the companion for its status. */
+  | { type: 'companion/pair'; port: number; token: string }
+  | { type: 'companion/status' }
+  /** Starts a crawl of the companion from `pageUrl` with the active topic's model. */
+  | { type: 'crawl/start'; pageUrl: string }
+  /** The last crawl started from here, fresh from the companion; null when there is none. */
+  | { type: 'crawl/get' }
+  /** Merges the labels the last crawl learned into its topic's examples (no duplicates). */
+  | { type: 'crawl/pull-labels' };
 
 export interface UiToBackgroundReplies {
   'topics/list': { topics: Topic[]; activeId: string | null };
@@ -161,6 +242,18 @@ export interface UiToBackgroundReplies {
   'db/export': { ok: true; fileText: string; fileName: string } | Failure;
   /** On failure nothing was changed. */
   'db/import': { ok: true; examples: number } | Failure;
+  'companion/get': Pick<CompanionSettings, 'port' | 'token'>;
+  /** `status` is null when the pairing was forgotten (token ''). */
+  'companion/pair': { ok: true; status: CompanionStatusView | null } | CompanionFailure | Failure;
+  'companion/status': { ok: true; status: CompanionStatusView } | CompanionFailure;
+  'crawl/start': { ok: true; crawl: CrawlView } | CompanionFailure;
+  /** `paired`: whether a token is stored (the popup says how to pair when not). */
+  'crawl/get': { ok: true; crawl: CrawlView | null; paired: boolean } | CompanionFailure;
+  /**
+   * `offered`: examples of the crawl's topic in the companion's file; `added`: new here (learned by
+   * the model at once); `duplicates`: already stored, left as they were.
+   */
+  'crawl/pull-labels': { ok: true; offered: number; added: number; duplicates: number } | CompanionFailure;
 }
 
 // ---- background → content ---------------------------------------------------------------
@@ -204,6 +297,12 @@ export const UI_TYPES = [
   'site/toggle',
   'db/export',
   'db/import',
+  'companion/get',
+  'companion/pair',
+  'companion/status',
+  'crawl/start',
+  'crawl/get',
+  'crawl/pull-labels',
 ] as const satisfies readonly UiToBackground['type'][];
 
 /** Compile-time check that the lists above name every request type (the router relies on it). */

@@ -41,6 +41,16 @@ export interface SeenPage {
   title: string;
 }
 
+/** What merging a model file's labels did. */
+export interface MergeResult {
+  /** Examples of the merged topic in the file. */
+  offered: number;
+  /** Stored and learned (new link contexts). */
+  added: number;
+  /** Already stored here: left as they were, not counted twice. */
+  duplicates: number;
+}
+
 export interface WorkerApi {
   /** Answers once jieba and the database are ready; the host's liveness probe. */
   ping(): Promise<'pong'>;
@@ -65,8 +75,17 @@ export interface WorkerApi {
   counts(topic: Topic | null): Promise<Counts>;
   /** Accuracy on a fixed held-out share of the topic's examples. */
   evaluateHeldOut(topic: Topic): Promise<HeldOut>;
-  /** The whole database as a Dexie export file's text. */
+  /** The whole database as a Dexie export file's text (without the companion pairing). */
   exportDatabase(): Promise<string>;
+  /** One topic (its topic row, examples and model, saved first) as a model file, for the companion. */
+  exportTopic(topic: Topic): Promise<string>;
+  /**
+   * Merges the examples of topic `fromTopicId` (default `topic.id`, or the file's only topic) of a
+   * model file into `topic`: new link contexts are stored and learned at once (incremental), the
+   * ones stored already are left as they are. Throws an Error with a one-line message, and
+   * changes nothing, when the file is not a model file.
+   */
+  mergeLabels(topic: Topic, fileText: string, fromTopicId?: string): Promise<MergeResult>;
   /**
    * Replaces the whole database with an export file's contents, then drops the warm models.
    * Throws an Error with a one-line message, and changes nothing, when the file is wrong.

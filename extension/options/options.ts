@@ -1,6 +1,7 @@
 /**
  * The options page: topics (create, edit, delete, activate), the extension-wide settings
- * (excluded sites, links per page), and export / import of the whole database.
+ * (excluded sites, links per page), the pairing with the companion (`companion-section.ts`), and
+ * export / import of the whole database.
  *
  * Like the popup it keeps no state the background does not have: after each change it lists the
  * topics and reads the settings again. `browser` is a structural parameter so the page can be
@@ -11,6 +12,7 @@ import type { ExtensionSettings } from '../messages/protocol.ts';
 import { createUiSender, type MessageRuntime, type UiSend } from '../messages/send.ts';
 import { byId, errorText, h, showStatus } from '../ui/dom.ts';
 import { createTranslate, localize, type I18nLike, type Translate } from '../ui/i18n.ts';
+import { startCompanionSection, type PermissionsLike } from './companion-section.ts';
 import { exportDatabase, importDatabase } from './data-transfer.ts';
 import { parseExcludedSites } from './excluded-sites.ts';
 import { fillTopicForm, readTopicForm } from './topic-form.ts';
@@ -19,6 +21,8 @@ import { fillTopicForm, readTopicForm } from './topic-form.ts';
 export interface OptionsBrowser {
   runtime: MessageRuntime;
   i18n: I18nLike;
+  /** Absent in tests that do not pair. */
+  permissions?: PermissionsLike;
 }
 
 interface Page {
@@ -181,4 +185,6 @@ export async function startOptions(doc: Document, browser: OptionsBrowser): Prom
 
   await guard(topicStatus, loadTopics)();
   await guard(settingsStatus, loadSettings)();
+  const companionStatus = byId(doc, 'companion-status', HTMLElement);
+  await guard(companionStatus, () => startCompanionSection(doc, send, t, browser.permissions))();
 }

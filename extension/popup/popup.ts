@@ -1,6 +1,7 @@
 /**
  * The toolbar popup: active topic, the model's counts and held-out accuracy, this page's
- * on-topic links, "mark this page on / off topic", and an on/off switch for this site.
+ * on-topic links, "mark this page on / off topic", an on/off switch for this site, and the
+ * companion crawl panel ("Crawl from here", progress, "Pull labels": `crawl-panel.ts`).
  *
  * It holds no state of its own: every action is one UiToBackground request followed by a fresh
  * `stats/get`, so the popup always shows what the background has. The `browser` object is a
@@ -10,6 +11,7 @@ import type { UiToBackgroundReplies } from '../messages/protocol.ts';
 import { createUiSender, type MessageRuntime, type UiSend } from '../messages/send.ts';
 import { byId, errorText, h, showStatus } from '../ui/dom.ts';
 import { createTranslate, localize, percent, uiLocale, type I18nLike, type Translate } from '../ui/i18n.ts';
+import { createCrawlPanel, type CrawlPanel } from './crawl-panel.ts';
 
 /** The part of `browser` the popup uses. */
 export interface PopupBrowser {
@@ -99,8 +101,13 @@ function renderStats(doc: Document, el: Elements, t: Translate, stats: Stats): v
   el.siteLabel.textContent = stats.host === null ? '' : t('popupSiteEnabled', stats.host);
 }
 
-/** Wires the popup in `doc` to the background and shows the current state. */
-export async function startPopup(doc: Document, browser: PopupBrowser): Promise<void> {
+export interface PopupOptions {
+  /** Seconds between progress polls of a running crawl, in ms. Default 1000. */
+  pollMs?: number;
+}
+
+/** Wires the popup in `doc` to the background and shows the current state; returns the crawl panel. */
+export async function startPopup(doc: Document, browser: PopupBrowser, options: PopupOptions = {}): Promise<CrawlPanel> {
   const t = createTranslate(browser.i18n);
   const send: UiSend = createUiSender(browser.runtime);
   localize(doc, t);
@@ -114,7 +121,13 @@ export async function startPopup(doc: Document, browser: PopupBrowser): Promise<
     stats = latest;
     renderTopics(doc, el, topics);
     renderStats(doc, el, t, latest);
+    crawl.setCanStart(latest.topic !== null && latest.host !== null && tab?.url !== undefined);
   };
+  const crawl = createCrawlPanel(doc, send, t, {
+    pageUrl: () => tab?.url,
+    onLearned: () => refresh(),
+    ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
+  });
 
   /** Runs one user action; any failure becomes the status line, never an uncaught rejection. */
   const act = (action: () => Promise<string | null>) => async () => {
@@ -167,4 +180,7 @@ export async function startPopup(doc: Document, browser: PopupBrowser): Promise<
   } catch (error) {
     showStatus(el.status, errorText(error), 'error');
   }
+  // Its failures land in its own status line: the rest of the popup works without a companion.
+  await crawl.load();
+  return crawl;
 }

@@ -5,9 +5,9 @@
  */
 import type { LinkScentDb } from '../../shared/model/db-schema.ts';
 import type { Topic } from '../../shared/model/types.ts';
-import type { ExtensionSettings } from '../messages/protocol.ts';
-import type { SettingsStore, TopicStore } from './stores.ts';
-import { SETTINGS_DEFAULTS } from './validate.ts';
+import type { CompanionSettings, ExtensionSettings, LastCrawl } from '../messages/protocol.ts';
+import type { CompanionStore, SettingsStore, TopicStore } from './stores.ts';
+import { COMPANION_DEFAULTS, isValidPort, SETTINGS_DEFAULTS } from './validate.ts';
 
 const SETTING_KEYS = Object.keys(SETTINGS_DEFAULTS) as (keyof ExtensionSettings)[];
 
@@ -52,6 +52,53 @@ export function createDexieSettingsStore(db: LinkScentDb): SettingsStore {
     },
     async put(settings) {
       await db.settings.bulkPut(SETTING_KEYS.map((key) => ({ key, value: settings[key] })));
+    },
+  };
+}
+
+/**
+ * Rows of the companion pairing start with this: the worker leaves them out of every exported
+ * model file and keeps them across an import (`worker/dexie-repository.ts`).
+ */
+export const COMPANION_KEY_PREFIX = 'companion.';
+
+const COMPANION_FIELDS = Object.keys(COMPANION_DEFAULTS) as (keyof CompanionSettings)[];
+const companionKey = (field: keyof CompanionSettings) => `${COMPANION_KEY_PREFIX}${field}`;
+
+function isLastCrawl(value: unknown): value is LastCrawl {
+  if (typeof value !== 'object' || value === null) return false;
+  const { id, topicId, startedAt } = value as Record<string, unknown>;
+  return typeof id === 'string' && id !== '' && typeof topicId === 'string' && typeof startedAt === 'number';
+}
+
+/** A stored companion value of the right type, else the default. */
+function validCompanion<K extends keyof CompanionSettings>(field: K, value: unknown): CompanionSettings[K] {
+  switch (field) {
+    case 'port':
+      return (isValidPort(value) ? value : COMPANION_DEFAULTS.port) as CompanionSettings[K];
+    case 'token':
+      return (typeof value === 'string' ? value : COMPANION_DEFAULTS.token) as CompanionSettings[K];
+    case 'lastCrawl':
+      return (isLastCrawl(value) ? value : null) as CompanionSettings[K];
+    default:
+      return COMPANION_DEFAULTS[field];
+  }
+}
+
+export function createDexieCompanionStore(db: LinkScentDb): CompanionStore {
+  return {
+    async get() {
+      const rows = await db.settings.bulkGet(COMPANION_FIELDS.map(companionKey));
+      const settings = { ...COMPANION_DEFAULTS };
+      rows.forEach((row, i) => {
+        const field = COMPANION_FIELDS[i]!;
+        if (row) (settings as Record<string, unknown>)[field] = validCompanion(field, row.value);
+      });
+      return settings;
+    },
+    async put(patch) {
+      const fields = COMPANION_FIELDS.filter((field) => patch[field] !== undefined);
+      await db.settings.bulkPut(fields.map((field) => ({ key: companionKey(field), value: patch[field] })));
     },
   };
 }

@@ -3,7 +3,7 @@
  * an in-memory implementation and run on the Dexie one (`dexie-stores.ts`) in the browser.
  */
 import type { Topic } from '../../shared/model/types.ts';
-import type { ExtensionSettings } from '../messages/protocol.ts';
+import type { CompanionSettings, ExtensionSettings } from '../messages/protocol.ts';
 
 export interface TopicStore {
   list(): Promise<Topic[]>;
@@ -16,6 +16,14 @@ export interface SettingsStore {
   /** The settings, defaults filled in for anything never saved. */
   get(): Promise<ExtensionSettings>;
   put(settings: ExtensionSettings): Promise<void>;
+}
+
+/** The pairing with the companion and the last crawl (`CompanionSettings`). */
+export interface CompanionStore {
+  /** Defaults filled in for anything never saved. */
+  get(): Promise<CompanionSettings>;
+  /** Writes the given fields only. */
+  put(patch: Partial<CompanionSettings>): Promise<void>;
 }
 
 /** The active topic, or null when none is set or it was deleted. */

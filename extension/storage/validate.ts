@@ -4,7 +4,8 @@
  */
 import type { Topic } from '../../shared/model/types.ts';
 import { compileUrlPattern } from '../../shared/urls/url-pattern.ts';
-import type { ExtensionSettings, TopicInput } from '../messages/protocol.ts';
+import { DEFAULT_COMPANION_PORT } from '../companion/api-types.ts';
+import type { CompanionSettings, ExtensionSettings, TopicInput } from '../messages/protocol.ts';
 
 export const TOPIC_DEFAULTS = {
   threshold: 0.5,
@@ -106,4 +107,36 @@ export function mergeSettings(current: ExtensionSettings, patch: Partial<Omit<Ex
 export function isExcluded(host: string, excludedSites: readonly string[]): boolean {
   const bare = host.toLowerCase().replace(/^www\./, '');
   return excludedSites.some((site) => bare === site || bare.endsWith(`.${site}`));
+}
+
+export const COMPANION_DEFAULTS: CompanionSettings = {
+  port: DEFAULT_COMPANION_PORT,
+  token: '',
+  lastCrawl: null,
+};
+
+/** 32 random bytes in base64url are 43 characters; anything from 16 to 256 of that alphabet is accepted. */
+const TOKEN = /^[A-Za-z0-9_-]{16,256}$/;
+
+/** Whether a cleaned token (`cleanToken`) has a pairing token's form. */
+export const isPairingToken = (token: string): boolean => TOKEN.test(token);
+
+/** The token in what the user pasted: the whole `pairing token: …` line is accepted too. */
+export function cleanToken(pasted: string): string {
+  return pasted.trim().replace(/^pairing token:\s*/i, '').trim();
+}
+
+export function isValidPort(port: unknown): port is number {
+  return Number.isInteger(port) && (port as number) >= 1 && (port as number) <= 65_535;
+}
+
+/** Port and token as the options page sends them; token '' means "forget the pairing". */
+export function validatePairing(port: unknown, token: unknown): Checked<Pick<CompanionSettings, 'port' | 'token'>> {
+  if (!isValidPort(port)) return { ok: false, error: `The port must be a whole number from 1 to 65535, not ${String(port)}.` };
+  if (typeof token !== 'string') return { ok: false, error: 'The pairing token must be text.' };
+  const clean = cleanToken(token);
+  if (clean !== '' && !TOKEN.test(clean)) {
+    return { ok: false, error: 'That is not a pairing token: paste the letters, digits, "-" and "_" that `linkscent serve` printed after "pairing token:".' };
+  }
+  return { ok: true, value: { port, token: clean } };
 }

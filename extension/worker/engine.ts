@@ -15,9 +15,9 @@ import type { Label, LabeledLink, LabelSource, Topic } from '../../shared/model/
 import type { LinkContext } from '../../shared/contexts/types.ts';
 import type { Tokenizer } from '../../shared/tokens/types.ts';
 import type { LinkVerdict, PageLink } from '../messages/protocol.ts';
-import type { HeldOut, ObserveResult, SeenPage, WorkerApi } from '../messages/worker-api.ts';
+import type { HeldOut, MergeResult, ObserveResult, SeenPage, WorkerApi } from '../messages/worker-api.ts';
 import { heldOutAccuracy } from './held-out.ts';
-import type { ExampleRepository } from './repository.ts';
+import type { ExampleRepository, FileExamples, PutExamplesOptions } from './repository.ts';
 import { EXPLAIN_TOP, verdictOf } from './verdicts.ts';
 
 export interface EngineOptions {
@@ -36,6 +36,17 @@ export function featureOptions(topic: Topic): FeatureOptions {
 export function modelSignature(topic: Topic): string {
   const { group, lexicon, urlTokens } = featureOptions(topic);
   return JSON.stringify([group, topic.form, [...lexicon].sort(), urlTokens]);
+}
+
+/**
+ * Which topic of a model file to merge: `wanted` when the file has it, else the file's only topic
+ * (the companion may have named the crawl's topic its own way). Throws when neither is there.
+ */
+export function fileTopic(file: FileExamples, wanted: string): string {
+  if (file.topicIds.includes(wanted) || file.examples.some((example) => example.topic === wanted)) return wanted;
+  const topics = new Set([...file.topicIds, ...file.examples.map((example) => example.topic)]);
+  if (topics.size === 1) return [...topics][0]!;
+  throw new Error(`The labels file holds ${topics.size} topics and none is "${wanted}": it is not this crawl's.`);
 }
 
 export interface Engine extends Omit<WorkerApi, 'ping'> {
@@ -109,10 +120,10 @@ export function createEngine({ tokenizer, repository, saveDelayMs = 500 }: Engin
   }
 
   /** Stores examples and applies what changed to the warm model; returns how many changed. */
-  async function learn(topic: Topic, examples: readonly LabeledLink[]): Promise<number> {
+  async function learn(topic: Topic, examples: readonly LabeledLink[], options?: PutExamplesOptions): Promise<number> {
     if (examples.length === 0) return 0;
     const model = await modelFor(topic);
-    const { added, relabeled } = await repository.putExamples(examples);
+    const { added, relabeled } = await repository.putExamples(examples, options);
     for (const example of added) model.add(features(topic, example), example.label);
     for (const { before, after } of relabeled) {
       if (before.label === after.label) continue;
@@ -125,6 +136,23 @@ export function createEngine({ tokenizer, repository, saveDelayMs = 500 }: Engin
 
   return {
     flush,
+
+    async exportTopic(topic: Topic): Promise<string> {
+      // The file must carry the topic's model: one never saved yet (an imported topic) is built now.
+      await modelFor(topic);
+      await flush();
+      return repository.exportTopicFile(topic.id);
+    },
+
+    async mergeLabels(topic: Topic, fileText: string, fromTopicId?: string): Promise<MergeResult> {
+      const file = await repository.readFileExamples(fileText);
+      const source = fileTopic(file, fromTopicId ?? topic.id);
+      const offered = file.examples.filter((example) => example.topic === source).map((example) => ({ ...example, topic: topic.id }));
+      // Only adds: a label stored here (a person's mark, a pattern's) is never replaced by a
+      // crawl's; the new ones enter the warm model one by one, as browsing's do.
+      const added = await learn(topic, offered, { relabel: false });
+      return { offered: offered.length, added, duplicates: offered.length - added };
+    },
 
     async scoreLinks(topic: Topic, links: PageLink[]): Promise<LinkVerdict[]> {
       const model = await modelFor(topic);

@@ -43,6 +43,8 @@ const api: WorkerApi = {
   evaluateHeldOut: async (...args) => (await ready()).evaluateHeldOut(...args),
   exportDatabase: async () => (await ready()).exportDatabase(),
   importDatabase: async (...args) => (await ready()).importDatabase(...args),
+  exportTopic: async (...args) => (await ready()).exportTopic(...args),
+  mergeLabels: async (...args) => (await ready()).mergeLabels(...args),
 };
 
 self.addEventListener('message', (event: MessageEvent) => {

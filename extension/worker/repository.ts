@@ -19,13 +19,28 @@ export interface PutExamplesResult {
   relabeled: Relabeling[];
 }
 
+export interface PutExamplesOptions {
+  /**
+   * Whether a person's label ('user' or 'page') may replace a stored example's. Default true;
+   * false for labels merged from a file, which only ever add.
+   */
+  relabel?: boolean;
+}
+
+/** The examples a model file holds, with the topics it lists. */
+export interface FileExamples {
+  topicIds: string[];
+  examples: LabeledLink[];
+}
+
 export interface ExampleRepository {
   /**
    * Stores examples by `[topic+key]` (`exampleKey`), so one link context is one example. A
    * stored one is relabeled when the new example comes from a person ('user' or 'page') and
-   * differs in label or source; a pattern never overrides a stored example.
+   * differs in label or source (unless `relabel: false`); a pattern never overrides a stored
+   * example.
    */
-  putExamples(examples: readonly LabeledLink[]): Promise<PutExamplesResult>;
+  putExamples(examples: readonly LabeledLink[], options?: PutExamplesOptions): Promise<PutExamplesResult>;
   /** The topic's stored examples whose target is `url` (found on `pageUrl`, when given). */
   examplesTo(topicId: string, url: string, pageUrl?: string): Promise<ExampleRow[]>;
   /** Records a page as seen for the topic (its label, if marked, is kept). */
@@ -39,7 +54,15 @@ export interface ExampleRepository {
   deleteTopicData(topicId: string): Promise<void>;
   loadModel(topicId: string): Promise<NaiveBayes | undefined>;
   saveModel(topic: Topic, model: NaiveBayes): Promise<void>;
+  /** The whole database as a model file, without the companion pairing. */
   exportFile(): Promise<string>;
-  /** Replaces the whole database with the file's contents, or throws and changes nothing. */
+  /** One topic as a model file: its topic row, examples and model; no pages, no settings. */
+  exportTopicFile(topicId: string): Promise<string>;
+  /** Checks a model file completely and returns its examples; throws a one-line Error when it is not one. */
+  readFileExamples(fileText: string): Promise<FileExamples>;
+  /**
+   * Replaces the whole database with the file's contents, or throws and changes nothing. The
+   * companion pairing is this installation's and stays as it was.
+   */
   importFile(fileText: string): Promise<void>;
 }

@@ -4,7 +4,7 @@
  * it as dexie-export-import files (`model-file.ts`), so each side reads the other's files.
  *
  * Tables (primary key first, then indexes):
- *   topics    &id, name                    Topic (the companion also keeps `urlTokens` on it)
+ *   topics    &id, name                    Topic
  *   examples  ++id, &[topic+key], ...      ExampleRow: a LabeledLink, its `exampleKey`, addedAt
  *   models    &topic                       NbHeaderRow: a Naive Bayes model's class counts
  *   features  &[topic+feature], topic      NbFeatureRow: one feature's counts

@@ -138,6 +138,7 @@ function checkRows(name: TableName, rows: unknown[]): void {
         if (row.form !== 'bernoulli' && row.form !== 'multinomial') throw fail('"form" must be "bernoulli" or "multinomial"');
         if (typeof row.threshold !== 'number' || !(row.threshold >= 0 && row.threshold <= 1)) throw fail('"threshold" must lie in [0, 1]');
         if (typeof row.window !== 'number' || !(row.window > 0)) throw fail('"window" must be a number > 0');
+        if (row.urlTokens !== undefined && typeof row.urlTokens !== 'boolean') throw fail('"urlTokens" must be true or false when given');
         break;
       }
       case 'examples': {

@@ -46,6 +46,13 @@ export interface Topic {
   form: NbForm;
   /** Context window W in characters (seed 000 §3.3). Default 80. */
   window: number;
+  /**
+   * Whether the topic's model was trained with URL host and path tokens as features (`u:`,
+   * `features/url-tokens.ts`), so scoring must add them too. Written by the companion's
+   * `train --url-tokens`; absent (false) in topics the extension creates. Optional, so model
+   * files written before it existed still read.
+   */
+  urlTokens?: boolean;
 }
 
 /** Per-feature log-odds contribution in a score's explanation. */

@@ -74,7 +74,8 @@ describe('npm run build', () => {
       const manifest = manifestOf(target);
       const allowed = ['contextMenus', 'activeTab', 'offscreen'];
       expect(manifest.permissions.filter((p: string) => !allowed.includes(p))).toEqual([]);
-      expect(manifest.host_permissions ?? []).toEqual([]);
+      // Only loopback over http, where the companion's service listens (any port).
+      expect(manifest.host_permissions).toEqual(['http://127.0.0.1/*', 'http://localhost/*']);
       expect(manifest.content_security_policy.extension_pages).toContain("'wasm-unsafe-eval'");
     }
   });

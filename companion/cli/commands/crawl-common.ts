@@ -3,6 +3,7 @@
  * that stops cleanly (the crawl store and the output files stay consistent, a resume goes on).
  */
 import { normalizeUrl } from '../../../shared/urls/normalize-url.ts';
+import { MAX_RETRIES } from '../../fetch/retry-policy.ts';
 import type { Args } from '../args.ts';
 import { UsageError } from '../errors.ts';
 import type { CliIo } from '../io.ts';
@@ -22,6 +23,7 @@ export interface CrawlLimits {
   concurrency?: number;
   delayMs?: number;
   maxDepth?: number;
+  retry?: { retries: number };
 }
 
 export function crawlLimitOptions(args: Args): CrawlLimits {
@@ -30,6 +32,11 @@ export function crawlLimitOptions(args: Args): CrawlLimits {
   if ('concurrency' in known && args.has('concurrency')) limits.concurrency = args.positiveInt('concurrency');
   if ('delay-ms' in known && args.has('delay-ms')) limits.delayMs = args.nonNegativeInt('delay-ms');
   if ('max-depth' in known && args.has('max-depth')) limits.maxDepth = args.nonNegativeInt('max-depth');
+  if ('retries' in known && args.has('retries')) {
+    const retries = args.nonNegativeInt('retries');
+    if (retries > MAX_RETRIES) throw new UsageError(`--retries must be at most ${MAX_RETRIES}, got "${args.string('retries')}"`);
+    limits.retry = { retries };
+  }
   return limits;
 }
 

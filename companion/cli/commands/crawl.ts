@@ -6,7 +6,7 @@
  * --topic or --topic-file. With --page-model, a page classifier judges every fetched page: its
  * relevance lands in pages.jsonl and the progress line shows a running harvest-rate estimate.
  */
-import { readFileSync } from 'node:fs';
+import { readTextFile } from '../../platform/input-files.ts';
 import type { Args } from '../args.ts';
 import { CliFailure, UsageError } from '../errors.ts';
 import type { CliIo } from '../io.ts';
@@ -48,7 +48,7 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
   let window: number | undefined;
   try {
     if (strategyName === 'nb') {
-      const { loadLinkScorer } = await import('../link-model.ts');
+      const { loadLinkScorer } = await import('../../model/link-model-file.ts');
       const loaded = await loadLinkScorer(modelPath!, tokenizer, args.string('model-topic'));
       window = loaded.topic.window;
       strategy = createStrategy('nb', { scorer: loaded.scorer, modelFingerprint: loaded.fingerprint });
@@ -109,9 +109,5 @@ function topicTextOf(args: Args): string | undefined {
     return inline;
   }
   if (file === undefined) return undefined;
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new CliFailure(`cannot read --topic-file ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
-  }
+  return readTextFile(file, `--topic-file ${file}`);
 }

@@ -44,7 +44,7 @@ async function readExamples(path: string, io: CliIo): Promise<LabeledLink[]> {
 
 async function evalModel(args: Args, io: CliIo, labeledPath: string, modelPath: string, threshold: number | undefined): Promise<void> {
   const [{ loadLinkModel }, { evaluateLinkModel, reportOf }, { loadNodeTokenizer }] = await Promise.all([
-    import('../link-model.ts'),
+    import('../../model/link-model-file.ts'),
     import('../link-training.ts'),
     import('../../platform/jieba-node.ts'),
   ]);
@@ -64,21 +64,12 @@ interface SplitOptions {
 
 async function evalSplit(args: Args, io: CliIo, labeledPath: string, options: SplitOptions): Promise<void> {
   const lexiconPath = args.string('lexicon');
-  const [{ evaluateLinkModel, reportOf, splitExamples, trainLinkModel }, { loadNodeTokenizer }, { parseLexicon }, fs] = await Promise.all([
+  const [{ evaluateLinkModel, reportOf, splitExamples, trainLinkModel }, { loadNodeTokenizer }, { readLexiconFile }] = await Promise.all([
     import('../link-training.ts'),
     import('../../platform/jieba-node.ts'),
-    import('../../../shared/features/lexicon.ts'),
-    import('node:fs'),
+    import('../lexicon-file.ts'),
   ]);
-  let lexicon: string[] = [];
-  if (lexiconPath !== undefined) {
-    try {
-      lexicon = parseLexicon(fs.readFileSync(lexiconPath, 'utf8'));
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new CliFailure(`cannot read --lexicon ${lexiconPath}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
-    }
-  }
+  const lexicon = lexiconPath === undefined ? [] : readLexiconFile(lexiconPath);
   const examples = await readExamples(labeledPath, io);
   const { train, test } = splitExamples(examples, options.split, options.seed);
   const trainPositives = train.filter((example) => example.label === 1).length;

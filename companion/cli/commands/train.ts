@@ -3,7 +3,6 @@
  * pages), written as the Dexie export file the extension imports; or, with --pages, the page
  * classifier (seed 004) that judges crawled pages.
  */
-import { readFileSync } from 'node:fs';
 import type { FeatureGroup } from '../../../shared/features/types.ts';
 import type { NbForm } from '../../../shared/model/types.ts';
 import { CRAWL_DEFAULTS } from '../../crawl/crawl-options.ts';
@@ -27,7 +26,7 @@ export async function run(args: Args, io: CliIo): Promise<void> {
   const threshold = args.number('threshold', { min: 0, max: 1, what: 'a probability from 0 to 1' }, DEFAULT_THRESHOLD);
   const urlTokens = args.flag('url-tokens');
   const lexiconPath = args.string('lexicon');
-  const lexicon = lexiconPath === undefined ? [] : await readLexicon(lexiconPath);
+  const lexicon = lexiconPath === undefined ? [] : (await import('../lexicon-file.ts')).readLexiconFile(lexiconPath);
   if (lexicon.length > 0 && group === 1) io.warn('linkscent train: warning: --lexicon has no effect with --features 1 (lexicon flags are group 2)');
 
   const { readLabeledFiles } = await import('../labeled-jsonl.ts');
@@ -35,7 +34,7 @@ export async function run(args: Args, io: CliIo): Promise<void> {
   const [{ dedupeExamples, trainLinkModel }, { loadNodeTokenizer }, { saveLinkModel }] = await Promise.all([
     import('../link-training.ts'),
     import('../../platform/jieba-node.ts'),
-    import('../link-model.ts'),
+    import('../../model/link-model-file.ts'),
   ]);
   const { examples, duplicates, conflicts } = dedupeExamples(read);
   const positives = examples.filter((example) => example.label === 1).length;
@@ -73,20 +72,6 @@ export async function run(args: Args, io: CliIo): Promise<void> {
 function commonTopic(topics: string[]): string | undefined {
   const names = new Set(topics.filter((topic) => topic !== ''));
   return names.size === 1 ? [...names][0] : undefined;
-}
-
-async function readLexicon(path: string): Promise<string[]> {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CliFailure(`cannot read --lexicon ${path}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`, { cause: error });
-  }
-  const { parseLexicon } = await import('../../../shared/features/lexicon.ts');
-  const lexicon = parseLexicon(text);
-  if (lexicon.length === 0) throw new CliFailure(`--lexicon ${path} holds no terms`);
-  return lexicon;
 }
 
 /** `train --pages`: the page classifier (seed 004: IG feature selection + Laplace NB). */

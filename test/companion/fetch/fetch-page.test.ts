@@ -48,6 +48,21 @@ describe('fetchPage: a normal page', () => {
     expect(ports.size).toBeLessThanOrEqual(2);
   });
 
+  // Regression (hostile server): it added a 'close' listener to the socket per request, so a
+  // keep-alive socket carrying more than ten requests set off MaxListenersExceededWarning.
+  it('carries many requests on one keep-alive socket without piling up listeners', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      for (let i = 0; i < 15; i++) await fetchPage(`${server.origin}/site/c?listeners=${i}`, options);
+      await new Promise((r) => setTimeout(r, 20)); // warnings are emitted on a later tick
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('serves the endless URL spaces the crawl loop must bound (hostile-server contract)', async () => {
     expect((await fetchPage(`${server.origin}/trap/41`, options)).html).toContain('href="/trap/42"');
     const cal = await fetchPage(`${server.origin}/cal?d=1&d=2`, options);

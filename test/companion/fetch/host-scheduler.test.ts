@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FETCH_OPTIONS } from '../../../companion/fetch/fetch-options.ts';
 import { fetchPage } from '../../../companion/fetch/fetch-page.ts';
-import { HostScheduler } from '../../../companion/fetch/host-scheduler.ts';
+import { HostScheduler, HostSchedulerClosedError } from '../../../companion/fetch/host-scheduler.ts';
 import { closeSharedAgents } from '../../../companion/fetch/http-agent.ts';
 import { startHostileServer, type HostileServer } from '../support/hostile-server.ts';
 
@@ -94,15 +94,53 @@ describe('HostScheduler', () => {
     releaseNext();
   });
 
-  it('waits on unref’d timers, so a waiting scheduler does not keep the process alive', async () => {
+  // Regression: the timer a waiter waits on was unref'd, so a process with nothing else to do
+  // exited mid-crawl (exit 13). See also test/companion/crawl/politeness-exit.test.ts.
+  it('holds the process open while a request waits, and not once nobody waits', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     const scheduler = new HostScheduler({ perHostConcurrency: 1, delayMs: 10_000 });
     const release = await scheduler.acquire('a');
     release();
-    const timersBefore = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
-    void scheduler.acquire('a'); // must wait ~10 s on a timer
+    const idle = timers(); // the idle host's forget timer is unref'd: not counted
+    const controller = new AbortController();
+    const waiting = scheduler.acquire('a', undefined, controller.signal); // must wait ~10 s on a timer
     await sleep(0);
     expect(scheduler.load('a')).toEqual({ active: 0, waiting: 1 });
-    expect(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length).toBe(timersBefore);
+    expect(timers()).toBe(idle + 1);
+    controller.abort(new Error('stopped'));
+    await expect(waiting).rejects.toThrow('stopped');
+    expect(timers()).toBe(idle);
+  });
+
+  it('close() rejects waiters and leaves no timer behind', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const scheduler = new HostScheduler({ perHostConcurrency: 2, delayMs: 10_000 });
+    const release = await scheduler.acquire('a');
+    const waiting = [scheduler.acquire('a'), scheduler.acquire('a')]; // both wait ~10 s, one timer
+    await sleep(0);
+    expect(scheduler.load('a')).toEqual({ active: 1, waiting: 2 });
+    expect(timers()).toBe(before + 1);
+    scheduler.close();
+    for (const promise of waiting) await expect(promise).rejects.toBeInstanceOf(HostSchedulerClosedError);
+    expect(timers()).toBe(before);
+    release(); // the slot held across close: harmless, sets nothing
+    expect(timers()).toBe(before);
+    expect(scheduler.load('a')).toEqual({ active: 0, waiting: 0 });
+    await expect(scheduler.acquire('c')).rejects.toBeInstanceOf(HostSchedulerClosedError);
+  });
+
+  it('backOff holds every new start to the host until the hold has passed, never shortening it', async () => {
+    const scheduler = new HostScheduler({ perHostConcurrency: 2, delayMs: 0 });
+    const t0 = performance.now();
+    scheduler.backOff('a', 200);
+    scheduler.backOff('a', 50); // a shorter hold does not shorten the first
+    const { starts } = await run(scheduler, [{ host: 'a', label: '1' }, { host: 'a', label: '2' }]);
+    expect(starts[0]!.at - t0).toBeGreaterThanOrEqual(199);
+    const releaseB = await scheduler.acquire('b'); // another host is not held
+    expect(performance.now() - t0).toBeLessThan(1_000);
+    releaseB();
+    scheduler.close();
   });
 
   it('rejects nonsense options', () => {

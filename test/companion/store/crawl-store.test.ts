@@ -147,6 +147,36 @@ describe('CrawlStore pages', () => {
   });
 });
 
+describe('CrawlStore attempts', () => {
+  it('keeps a page\'s attempts when more than one, so a rebuilt pages.jsonl keeps them too', () => {
+    const s = store();
+    s.recordPage(page('http://a.test/1', { attempts: 3 }));
+    s.recordPage(page('http://a.test/2', { attempts: 1 }));
+    s.recordPage(page('http://a.test/3'));
+    const pages = [...s.pages()];
+    expect(pages[0]).toMatchObject({ attempts: 3 });
+    expect(pages[1]).not.toHaveProperty('attempts');
+    expect(pages[2]).not.toHaveProperty('attempts');
+  });
+
+  it('adds the attempts column to a store made before it existed, keeping its pages', () => {
+    const old = new Database(join(dir, STORE_FILE));
+    old.exec(`CREATE TABLE pages (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT, url TEXT NOT NULL UNIQUE, final_url TEXT NOT NULL,
+      host TEXT NOT NULL, status INTEGER NOT NULL, depth INTEGER NOT NULL, parent TEXT,
+      score REAL NOT NULL, fetched_at TEXT NOT NULL, bytes INTEGER NOT NULL,
+      content_type TEXT NOT NULL, outcome TEXT NOT NULL, error TEXT, relevance REAL,
+      noindex INTEGER NOT NULL DEFAULT 0)`);
+    old.prepare(`INSERT INTO pages (url, final_url, host, status, depth, parent, score, fetched_at, bytes, content_type, outcome)
+      VALUES ('http://a.test/old', 'http://a.test/old', 'a.test', 200, 0, NULL, 1, '2024-01-01T00:00:00.000Z', 5, 'text/html', 'ok')`).run();
+    old.pragma('user_version = 1');
+    old.close();
+    const s = store(false);
+    s.recordPage(page('http://a.test/new', { attempts: 2 }));
+    expect([...s.pages()].map((p) => [p.url, p.attempts])).toEqual([['http://a.test/old', undefined], ['http://a.test/new', 2]]);
+  });
+});
+
 describe('CrawlStore on disk', () => {
   it('refuses to start a crawl over another, or to resume nothing', () => {
     store().close();

@@ -57,6 +57,10 @@
  *     /status/N            status N (404, 500, 503, 429, …) with a small HTML body
  *     /reset               destroys the socket on receipt (connection reset)
  *     /reset-mid-body      sends headers and some HTML, then destroys the socket
+ *   Transient failures (for retries)
+ *     /flaky/F/N/…         the first N requests for this exact path and query fail, later ones get
+ *                          a small HTML page. F is `reset` (socket destroyed) or a status (503,
+ *                          429, 502, …) sent with `Retry-After: S` when the query has `retry-after=S`.
  *
  * Also returned: `silentHost`, a raw TCP server on another port that accepts and never says a
  * word (https:// to it stalls the TLS handshake: a connect timeout), and `refusedOrigin`, a
@@ -239,7 +243,22 @@ function routes(mode: RobotsMode, timers: Set<NodeJS.Timeout>): Record<string, H
   };
 }
 
-function dynamic(pathname: string, res: ServerResponse): boolean {
+function dynamic(url: URL, req: IncomingMessage, res: ServerResponse, failures: Map<string, number>): boolean {
+  const { pathname } = url;
+  const flaky = pathname.match(/^\/flaky\/(reset|\d{3})\/(\d+)(\/.*)?$/);
+  if (flaky) {
+    const key = pathname + url.search;
+    const seen = failures.get(key) ?? 0;
+    failures.set(key, seen + 1);
+    if (seen >= Number(flaky[2])) html(res, page('Served at last', `<p>attempt ${seen + 1}</p>`));
+    else if (flaky[1] === 'reset') req.socket.destroy();
+    else {
+      const retryAfter = url.searchParams.get('retry-after');
+      res.writeHead(Number(flaky[1]), { 'content-type': 'text/html', ...(retryAfter !== null ? { 'retry-after': retryAfter } : {}) });
+      res.end(page(`Status ${flaky[1]}`, '<p>try again later</p>'));
+    }
+    return true;
+  }
   const trap = pathname.match(/^\/trap\/(\d+)$/);
   if (trap) {
     const n = Number(trap[1]);
@@ -271,19 +290,29 @@ export async function startHostileServer(options: HostileServerOptions = {}): Pr
   const table = routes(options.robots ?? 'normal', timers);
   const requests: RequestRecord[] = [];
   const sockets = new Set<Socket>();
+  // The requests each open socket has carried, marked when it closes. One 'close' listener per
+  // socket, added on connection: a listener per request would pile up on a keep-alive socket
+  // (MaxListenersExceededWarning after ten requests).
+  const carried = new Map<Socket, RequestRecord[]>();
+  const failures = new Map<string, number>(); // /flaky/… requests seen, per path and query
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const record: RequestRecord = { path: url.pathname + url.search, headers: req.headers, at: performance.now(), remotePort: req.socket.remotePort ?? 0, socketClosed: false };
+    const record: RequestRecord = { path: url.pathname + url.search, headers: req.headers, at: performance.now(), remotePort: req.socket.remotePort ?? 0, socketClosed: req.socket.destroyed };
     requests.push(record);
-    req.socket.once('close', () => (record.socketClosed = true));
+    carried.get(req.socket)?.push(record);
     const handler = table[url.pathname];
     if (handler) handler(req, res, url);
-    else if (!dynamic(url.pathname, res)) html(res, page('Not found', '<p>nothing here</p>'), 404);
+    else if (!dynamic(url, req, res, failures)) html(res, page('Not found', '<p>nothing here</p>'), 404);
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+    carried.set(socket, []);
+    socket.once('close', () => {
+      sockets.delete(socket);
+      for (const record of carried.get(socket) ?? []) record.socketClosed = true;
+      carried.delete(socket);
+    });
   });
   const port = await listen(server);
 

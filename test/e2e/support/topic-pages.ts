@@ -39,10 +39,18 @@ function testPage(): string {
   return html('Test page', `<h1>测试</h1><ul id="on-list">${on}</ul>${FILLER}<ul id="off-list">${off}</ul>${FILLER}<div id="later"></div>`);
 }
 
+/** A portal linking to every hub: the seed of the companion crawl test (crawl-from-here). */
+function portal(hubs: number): string {
+  const items = Array.from({ length: hubs }, (_, n) => `<li><a href="/hub/${n}.html">门户 ${n}</a></li>`).join('');
+  return html('Portal', `<h1>导航</h1><ul id="hubs">${items}</ul>${FILLER}`);
+}
+
 export interface TopicSite {
   origin: string;
   hubUrls: string[];
   testUrl: string;
+  /** Links to every hub (and nothing else). */
+  portalUrl: string;
   close(): Promise<void>;
 }
 
@@ -53,6 +61,7 @@ export async function startTopicSite(hubs = 4): Promise<TopicSite> {
     let body: string;
     if (hubMatch) body = hub(Number(hubMatch[1]));
     else if (path === '/test.html') body = testPage();
+    else if (path === '/portal.html') body = portal(hubs);
     else if (/^\/(finance|sport|articles)\//.test(path)) body = html(path, `<p>${path}</p>`);
     else {
       response.writeHead(404).end();
@@ -67,6 +76,7 @@ export async function startTopicSite(hubs = 4): Promise<TopicSite> {
     origin,
     hubUrls: Array.from({ length: hubs }, (_, i) => `${origin}/hub/${i}.html`),
     testUrl: `${origin}/test.html`,
+    portalUrl: `${origin}/portal.html`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -9,7 +9,7 @@ import type { BackgroundServices } from '../../../extension/background/services.
 import { createUiHandlers } from '../../../extension/background/ui-handlers.ts';
 import type { WorkerRemote } from '../../../extension/background/worker-host.ts';
 import type { BackgroundToContent } from '../../../extension/messages/protocol.ts';
-import { createDexieSettingsStore, createDexieTopicStore } from '../../../extension/storage/dexie-stores.ts';
+import { createDexieCompanionStore, createDexieSettingsStore, createDexieTopicStore } from '../../../extension/storage/dexie-stores.ts';
 import { createDexieRepository } from '../../../extension/worker/dexie-repository.ts';
 import { createEngine, type Engine } from '../../../extension/worker/engine.ts';
 import type { LinkScentDb } from '../../../shared/model/db-schema.ts';
@@ -29,6 +29,7 @@ beforeEach(async () => {
   services = {
     topics: createDexieTopicStore(db),
     settings: createDexieSettingsStore(db),
+    companion: createDexieCompanionStore(db),
     worker: { call: (_what, fn) => fn(engine as unknown as WorkerRemote) },
     tabs: {
       async send(tabId, message) {

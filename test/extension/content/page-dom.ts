@@ -3,8 +3,9 @@
  * built it before the content script runs. Its own window (not the test environment's) keeps
  * happy-dom's notices about disabled iframe and stylesheet loading out of the test output.
  */
-import { Window } from 'happy-dom';
+import type { Window } from 'happy-dom';
 import { afterAll } from 'vitest';
+import { parsingWindow } from '../../support/happy-dom-window.ts';
 
 const windows: Window[] = [];
 
@@ -13,16 +14,7 @@ afterAll(async () => {
 });
 
 export function pageDocument(html: string, url: string): Document {
-  const window = new Window({
-    url,
-    settings: {
-      disableJavaScriptFileLoading: true,
-      disableCSSFileLoading: true,
-      disableIframePageLoading: true,
-      handleDisabledFileLoadingAsSuccess: true,
-      navigation: { disableMainFrameNavigation: true, disableChildFrameNavigation: true, disableChildPageNavigation: true },
-    },
-  });
+  const window = parsingWindow(url);
   windows.push(window);
   window.document.write(html);
   return window.document as unknown as Document;

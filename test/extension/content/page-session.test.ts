@@ -87,14 +87,15 @@ afterEach(() => {
 describe('PageSession', () => {
   it('asks for settings, sends every link in batches, and paints each batch in one frame', async () => {
     buildPage(23);
-    const h = (current = harness({ enabled: true }, { linksPerMessage: 10 }));
+    const h = (current = harness({ enabled: true }, { linksPerMessage: 10, laterLinksPerMessage: 5 }));
     await h.session.start();
 
     expect(h.browser.sent[0]).toEqual({ type: 'page/settings', pageUrl });
     const batches = h.linkMessages();
-    expect(batches.map((b) => b.links.length)).toEqual([10, 10, 3]);
-    expect(batches.map((b) => b.first)).toEqual([true, false, false]);
-    expect(h.frames()).toBe(3);
+    // The first batch (the links in view first) at one size, the rest at the later size.
+    expect(batches.map((b) => b.links.length)).toEqual([10, 5, 5, 3]);
+    expect(batches.map((b) => b.first)).toEqual([true, false, false, false]);
+    expect(h.frames()).toBe(4);
     // The contexts sent are exactly the shared pipeline's for this document.
     const sent = batches.flatMap((b) => b.links);
     const { ref: _ref, ...firstSent } = sent[0]!;
@@ -112,9 +113,54 @@ describe('PageSession', () => {
     expect(counts.at(-1)).toEqual({ type: 'page/count', pageUrl, onTopic: 8, total: 23 });
   });
 
+  it('sends the next batch while the last one waits for its frame, then leaves the settled totals', async () => {
+    // Regression (bench/extension-bench.ts): waiting for each batch's frame before sending the
+    // next one held a 5,000-link page to one 100-link batch per frame.
+    buildPage(25);
+    const browser = fakeBrowser({
+      'page/settings': { enabled: true, window: 80, maxLinks: 5000 },
+      'page/links': (message) => ({ verdicts: (message['links'] as PageLink[]).map(judge) }),
+      'page/count': { ok: true },
+    });
+    const frames: (() => void)[] = [];
+    const settled: { onTopic: number; total: number }[] = [];
+    const session = new PageSession(
+      {
+        doc: document,
+        send: createContentSender(browser.runtime),
+        t: createTranslate(browser.i18n),
+        requestIdle: (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 0),
+        requestFrame: (callback) => frames.push(callback),
+        pageUrl: () => pageUrl,
+        viewport: () => ({ width: 1000, height: 800 }),
+        settled: (totals) => settled.push(totals),
+      },
+      { linksPerMessage: 10, laterLinksPerMessage: 10 },
+    );
+    const run = session.start();
+    const linkMessages = () => browser.sent.filter((m) => m['type'] === 'page/links');
+    // No frame has come yet, and every batch has gone.
+    await vi.waitFor(() => expect(linkMessages()).toHaveLength(3), { timeout: 2000, interval: 5 });
+    expect(document.querySelectorAll(`[${LEVEL_ATTRIBUTE}]`)).toHaveLength(0);
+    expect(settled).toEqual([]);
+    // One frame paints all three batches; then the run is settled.
+    for (const frame of frames.splice(0)) frame();
+    await run;
+    expect(document.querySelectorAll(`[${LEVEL_ATTRIBUTE}]`)).toHaveLength(9);
+    expect(settled).toEqual([{ onTopic: 9, total: 25 }]);
+    session.destroy();
+  });
+
+  it('by default sends 100 links first, then 500 at a time (fewer round trips and frames)', async () => {
+    buildPage(700);
+    const h = (current = harness({ enabled: true }));
+    await h.session.start();
+    expect(h.linkMessages().map((b) => b.links.length)).toEqual([100, 500, 100]);
+  });
+
   it('stops at the per-page cap', async () => {
     buildPage(30);
-    const h = (current = harness({ enabled: true, maxLinks: 12 }, { linksPerMessage: 5 }));
+    const h = (current = harness({ enabled: true, maxLinks: 12 }, { linksPerMessage: 5, laterLinksPerMessage: 5 }));
     await h.session.start();
     expect(h.linkMessages().map((b) => b.links.length)).toEqual([5, 5, 2]);
     expect(h.session.registry.size).toBe(12);

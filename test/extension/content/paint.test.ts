@@ -48,6 +48,17 @@ describe('painting', () => {
     expect(document.querySelectorAll(`[${LEVEL_ATTRIBUTE}]`)).toHaveLength(0);
   });
 
+  it('paints nothing in its frame when the run was overtaken meanwhile (refresh, clear)', async () => {
+    const frames: (() => void)[] = [];
+    let current = true;
+    const painted = paintInFrame(registry, [verdict(0, 3)], (callback) => frames.push(callback), () => current);
+    current = false;
+    frames[0]!();
+    expect(await painted).toBe(0);
+    expect(links[0]!.hasAttribute(LEVEL_ATTRIBUTE)).toBe(false);
+    expect(registry.totals()).toEqual({ onTopic: 0, total: 0 });
+  });
+
   it('writes a batch in one animation frame, not before', async () => {
     const frames: (() => void)[] = [];
     const painted = paintInFrame(registry, [verdict(0, 2), verdict(2, 1)], (callback) => frames.push(callback));

@@ -29,7 +29,7 @@ function usedKeys(): Set<string> {
     for (const match of readFileSync(file, 'utf8').matchAll(/data-i18n(?:-[a-z-]+)?="([^"]+)"/g)) keys.add(match[1]!);
   }
   for (const file of uiDirs.flatMap((dir) => files(dir, /\.ts$/))) {
-    for (const match of readFileSync(file, 'utf8').matchAll(/'((?:popup|options|tip|ext|menu)[A-Z]\w*)'/g)) keys.add(match[1]!);
+    for (const match of readFileSync(file, 'utf8').matchAll(/'((?:popup|options|companion|tip|ext|menu)[A-Z]\w*)'/g)) keys.add(match[1]!);
   }
   return keys;
 }

@@ -180,6 +180,7 @@ describe('a bad model file is rejected in one clear line, and nothing changes', 
     ['counts that do not add up', (f) => (f.data.data[3].rows[0].count = [999, 0]), /^corrupt model file: model of topic 'finance': feature row "a:[^"]+": count 999 in class 0 exceeds the class's 20 examples$/],
     ['features without a model', (f) => ((f.data.data[2].rows = []), (f.data.tables[2].rowCount = 0)), /^corrupt model file: table 'features' has rows of topic 'finance', which has no model$/],
     ['a topic without a form', (f) => delete f.data.data[0].rows[0].form, /^corrupt model file: table 'topics' row 1: "form" must be "bernoulli" or "multinomial"$/],
+    ['a topic whose urlTokens is not a boolean', (f) => (f.data.data[0].rows[0].urlTokens = 'yes'), /^corrupt model file: table 'topics' row 1: "urlTokens" must be true or false when given$/],
   ];
 
   it.each(cases)('%s', async (_name, bad, message) => {

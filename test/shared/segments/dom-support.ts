@@ -2,24 +2,13 @@
  * Test support: DOM trees for `segmentsFromDom`, standing in for the browser DOM the extension
  * walks. happy-dom gives a real `Document`; parse5 gives the spec's tree.
  */
-import { Window } from 'happy-dom';
+import type { Window } from 'happy-dom';
 import type { DomNodeLike } from '../../../shared/segments/index.ts';
+import { parsingWindow } from '../../support/happy-dom-window.ts';
 
-/**
- * Parse `html` into a happy-dom document at `url` and hand it to `use`. Script evaluation and
- * script / CSS / iframe loading are off, so the markup is all the document contains.
- */
+/** Parse `html` into a happy-dom document at `url`, hand it to `use`, then close the window. */
 export async function withDocument<T>(html: string, url: string, use: (document: Window['document']) => T): Promise<T> {
-  const window = new Window({
-    url,
-    settings: {
-      disableJavaScriptFileLoading: true,
-      disableCSSFileLoading: true,
-      disableIframePageLoading: true,
-      handleDisabledFileLoadingAsSuccess: true,
-      navigation: { disableMainFrameNavigation: true, disableChildFrameNavigation: true, disableChildPageNavigation: true },
-    },
-  });
+  const window = parsingWindow(url);
   try {
     window.document.write(html);
     return use(window.document);

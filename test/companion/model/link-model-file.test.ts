@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadModelFile, ModelFileError } from '../../../companion/model/load-model-file.ts';
+import { loadLinkModel, ModelFileError, saveLinkModel } from '../../../companion/model/link-model-file.ts';
 import { openNodeDb, writeModelFile } from '../../../companion/platform/node-indexeddb.ts';
 import { NaiveBayes } from '../../../shared/model/naive-bayes.ts';
 import { saveModel } from '../../../shared/model/model-store.ts';
@@ -39,10 +39,10 @@ async function modelFile(ids: string[], withModel: string[]): Promise<string> {
   return path;
 }
 
-describe('loadModelFile', () => {
+describe('loadLinkModel', () => {
   it('returns the only topic and its model, with a fingerprint of the file', async () => {
     const path = await modelFile(['finance'], ['finance']);
-    const { topic: t, model, fingerprint } = await loadModelFile(path);
+    const { topic: t, model, fingerprint } = await loadLinkModel(path);
     expect(t.id).toBe('finance');
     expect(model.score(new Map([['a:股票', 1]])).p).toBeCloseTo(trained().score(new Map([['a:股票', 1]])).p, 12);
     expect(fingerprint).toMatch(/^[0-9a-f]{64}$/);
@@ -50,20 +50,40 @@ describe('loadModelFile', () => {
 
   it('chooses a named topic (by id or name) among several, and says how when none is named', async () => {
     const path = await modelFile(['finance', 'sports'], ['finance', 'sports']);
-    await expect(loadModelFile(path)).rejects.toThrow(/holds 2 topics \("topic finance", "topic sports"\); choose one with --model-topic/);
-    expect((await loadModelFile(path, 'sports')).topic.id).toBe('sports');
-    expect((await loadModelFile(path, 'topic finance')).topic.id).toBe('finance');
-    await expect(loadModelFile(path, 'chess')).rejects.toThrow(/has no topic "chess"; it has "topic finance", "topic sports"/);
+    await expect(loadLinkModel(path)).rejects.toThrow(/holds 2 topics \("topic finance", "topic sports"\); choose one with --model-topic/);
+    expect((await loadLinkModel(path, 'sports')).topic.id).toBe('sports');
+    expect((await loadLinkModel(path, 'topic finance')).topic.id).toBe('finance');
+    await expect(loadLinkModel(path, 'chess')).rejects.toThrow(/has no topic "chess"; it has "topic finance", "topic sports"/);
   });
 
   it('a file without a model, without topics, or not a model file is one clear error', async () => {
-    await expect(loadModelFile(await modelFile(['finance'], []))).rejects.toThrow(/topic "topic finance" has no trained model \(run linkscent train first\)/);
-    await expect(loadModelFile(await modelFile([], []))).rejects.toThrow(/holds no topic and no model/);
+    await expect(loadLinkModel(await modelFile(['finance'], []))).rejects.toThrow(/topic "topic finance" has no trained model \(run linkscent train first\)/);
+    await expect(loadLinkModel(await modelFile([], []))).rejects.toThrow(/holds no topic and no model/);
     const { dir, cleanup } = tempDir();
     cleanups.push(cleanup);
     const bogus = join(dir, 'bogus.json');
     writeFileSync(bogus, '{"hello": 1}');
-    await expect(loadModelFile(bogus)).rejects.toThrow(ModelFileError);
-    await expect(loadModelFile(join(dir, 'missing.json'))).rejects.toThrow(/cannot read model file .*missing\.json: ENOENT/);
+    await expect(loadLinkModel(bogus)).rejects.toThrow(ModelFileError);
+    await expect(loadLinkModel(bogus)).rejects.toThrow(/^.*bogus\.json: not a LinkScent model file: not a Dexie export/);
+    await expect(loadLinkModel(join(dir, 'missing.json'))).rejects.toThrow(/cannot read model file .*missing\.json: ENOENT/);
+  });
+});
+
+describe('saveLinkModel, then loadLinkModel', () => {
+  it('round-trips the topic and its feature options, urlTokens included (Topic.urlTokens)', async () => {
+    const { dir, cleanup } = tempDir('linkscent-model-');
+    cleanups.push(cleanup);
+    const path = join(dir, 'model.json');
+    const { id: _id, positive: _p, negative: _n, ...fields } = topic('x');
+    await saveLinkModel(path, { ...fields, name: 'finance', urlTokens: true, model: trained(), examples: [] });
+    const loaded = await loadLinkModel(path);
+    expect(loaded.topic).toMatchObject({ name: 'finance', urlTokens: true, positive: [], negative: [] });
+    expect(loaded.features).toEqual({ group: 2, lexicon: [], urlTokens: true });
+  });
+
+  it('reads a topic without urlTokens (an extension topic, an older file) as no URL tokens', async () => {
+    const loaded = await loadLinkModel(await modelFile(['finance'], ['finance']));
+    expect(loaded.topic.urlTokens).toBeUndefined();
+    expect(loaded.features.urlTokens).toBe(false);
   });
 });

@@ -1,0 +1,122 @@
+/**
+ * The link model file as the companion reads and writes it: a Dexie export (dexie-export-
+ * import's format) of the one LinkScent schema, holding the topic, its Naive Bayes counts and
+ * its labeled examples: the very file the extension imports and exports. The command line
+ * (`train`, `eval`, `crawl`) and the service both go through here.
+ *
+ * Reading gives the topic, its model, the feature options it was trained with, and a
+ * fingerprint (SHA-256 of the file) the crawl store keeps so a resume with another model is
+ * noticed. Every way a file can be unusable is one `ModelFileError` line naming the file: not a
+ * model file, no topic, a topic that was never trained, several topics and none chosen, the
+ * chosen one missing.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { FeatureOptions } from '../../shared/features/types.ts';
+import { ModelFileError } from '../../shared/model/model-file-check.ts';
+import type { NaiveBayes } from '../../shared/model/naive-bayes.ts';
+import { addExamples, loadModel, saveModel } from '../../shared/model/model-store.ts';
+import type { LabeledLink, Topic } from '../../shared/model/types.ts';
+import { LinkScorer } from '../../shared/pipeline/link-scorer.ts';
+import type { Tokenizer } from '../../shared/tokens/types.ts';
+import { openModelFileText, openNodeDb, writeModelFile } from '../platform/node-indexeddb.ts';
+
+/** The file cannot give a model (the model layer's error, re-exported here for callers). */
+export { ModelFileError };
+
+export interface LoadedLinkModel {
+  topic: Topic;
+  model: NaiveBayes;
+  /** The topic's feature options, as its model was trained with. */
+  features: FeatureOptions;
+  /** SHA-256 of the file's bytes, hex, for a resumed crawl's "same model?" check. */
+  fingerprint: string;
+}
+
+export interface SaveLinkModelInput extends Omit<Topic, 'id' | 'positive' | 'negative' | 'urlTokens'> {
+  urlTokens: boolean;
+  model: NaiveBayes;
+  examples: LabeledLink[];
+}
+
+/** A stable id from the name, so that re-training a topic replaces it in the extension. */
+export function topicIdOf(name: string): string {
+  return `topic-${createHash('sha256').update(name).digest('hex').slice(0, 12)}`;
+}
+
+export async function saveLinkModel(path: string, input: SaveLinkModelInput): Promise<{ vocabulary: number }> {
+  const { model, examples, ...fields } = input;
+  // `urlTokens` rides on the topic row, so that whoever scores with this model featurises
+  // links as training did.
+  const topic: Topic = { id: topicIdOf(fields.name), positive: [], negative: [], ...fields };
+  const db = await openNodeDb();
+  try {
+    await saveModel(db, topic, model);
+    // In the database an example's `topic` is its topic's id (the examples table is keyed so).
+    await addExamples(db, examples.map((example) => ({ ...example, topic: topic.id })));
+    await writeModelFile(path, db);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new Error(`cannot write ${path}: its folder does not exist`, { cause: error });
+    throw error;
+  } finally {
+    db.close();
+  }
+  return { vocabulary: model.vocabularySize };
+}
+
+/**
+ * The model of the file's only topic, or of `topicName` (matched against a topic's id, then its
+ * name) when the file holds several, with the topic's feature options: scoring must featurise
+ * exactly as training did. The file is read once; the fingerprint is of the bytes imported.
+ */
+export async function loadLinkModel(path: string, topicName?: string): Promise<LoadedLinkModel> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    throw new ModelFileError(`cannot read model file ${path}: ${(error as NodeJS.ErrnoException).code ?? firstLine(error)}`, { cause: error });
+  }
+  const fingerprint = createHash('sha256').update(bytes).digest('hex');
+  let db: Awaited<ReturnType<typeof openModelFileText>>;
+  try {
+    db = await openModelFileText(bytes.toString('utf8'));
+  } catch (error) {
+    // A ModelFileError already says what is wrong ("not a LinkScent model file: …"); name the file.
+    if (error instanceof ModelFileError) throw new ModelFileError(`${path}: ${firstLine(error)}`, { cause: error });
+    throw new ModelFileError(`cannot read model file ${path}: ${firstLine(error)}`, { cause: error });
+  }
+  try {
+    const topics: Topic[] = await db.topics.toArray();
+    const topic = chooseTopic(path, topics, topicName);
+    const model = await loadModel(db, topic.id);
+    if (!model) throw new ModelFileError(`${path}: topic "${topic.name}" has no trained model (run linkscent train first)`);
+    const features: FeatureOptions = { group: topic.featureGroup, lexicon: topic.lexicon, urlTokens: topic.urlTokens ?? false };
+    return { topic, model, features, fingerprint };
+  } finally {
+    db.close();
+  }
+}
+
+/** The model file composed into the shared pipeline's scorer, for the nb crawl strategy. */
+export async function loadLinkScorer(path: string, tokenizer: Tokenizer, topicName?: string) {
+  const loaded = await loadLinkModel(path, topicName);
+  const scorer = new LinkScorer({ tokenizer, model: loaded.model, features: loaded.features, window: loaded.topic.window });
+  return { ...loaded, scorer };
+}
+
+function chooseTopic(path: string, topics: Topic[], topicName: string | undefined): Topic {
+  const names = topics.map((t) => `"${t.name}"`).join(', ');
+  if (topics.length === 0) throw new ModelFileError(`${path} holds no topic and no model (run linkscent train first)`);
+  if (topicName !== undefined) {
+    const topic = topics.find((t) => t.id === topicName) ?? topics.find((t) => t.name === topicName);
+    if (!topic) throw new ModelFileError(`${path} has no topic "${topicName}"; it has ${names}`);
+    return topic;
+  }
+  if (topics.length > 1) throw new ModelFileError(`${path} holds ${topics.length} topics (${names}); choose one with --model-topic`);
+  return topics[0]!;
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+}

@@ -1,0 +1,95 @@
+/**
+ * `CrawlRequest` (docs/service-api.md), checked at the edge: every field's type and range, unknown
+ * fields refused by name, defaults filled in. A bad request is one HttpError 400 naming the field.
+ */
+import { normalizeUrl } from '../../shared/urls/normalize-url.ts';
+import { HttpError } from './http-io.ts';
+
+export interface CrawlRequest {
+  seeds: string[];
+  modelId?: string;
+  topicId?: string;
+  strategy?: 'nb' | 'bfs';
+  maxPages?: number;
+  maxDepth?: number;
+  concurrency?: number;
+  delayMs?: number;
+  sameSite?: boolean;
+}
+
+/** A checked request with every default filled in: what `crawl.json` keeps. */
+export interface CrawlPlan {
+  /** Normalised, deduplicated. */
+  seeds: string[];
+  modelId: string | null;
+  topicId: string | null;
+  strategy: 'nb' | 'bfs';
+  maxPages: number;
+  maxDepth: number;
+  concurrency: number;
+  delayMs: number;
+  sameSite: boolean;
+}
+
+export const REQUEST_DEFAULTS = { maxPages: 200, maxDepth: 5, concurrency: 4, delayMs: 500, sameSite: false } as const;
+
+/** Upper bounds: past these a value is a mistake, not a wish (a day's delay, 10 000 sockets). */
+const LIMITS = { maxPages: 100_000, maxDepth: 1000, concurrency: 64, delayMs: 600_000 } as const;
+
+const FIELDS = ['seeds', 'modelId', 'topicId', 'strategy', 'maxPages', 'maxDepth', 'concurrency', 'delayMs', 'sameSite'];
+
+export function checkCrawlRequest(body: unknown): CrawlPlan {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad('the body must be a JSON object (a CrawlRequest)');
+  const input = body as Record<string, unknown>;
+  for (const key of Object.keys(input)) {
+    if (!FIELDS.includes(key)) throw bad(`unknown field "${key}" (known: ${FIELDS.join(', ')})`);
+  }
+  if (!Array.isArray(input.seeds) || input.seeds.length === 0) throw bad('seeds must be a list of at least one absolute http(s) URL');
+  const seeds: string[] = [];
+  for (const seed of input.seeds) {
+    const url = typeof seed === 'string' ? normalizeUrl(seed.trim(), seed.trim()) : undefined;
+    if (url === undefined) throw bad(`seed ${JSON.stringify(seed)} is not an absolute http(s) URL`);
+    if (!seeds.includes(url)) seeds.push(url);
+  }
+  const modelId = optionalString(input, 'modelId');
+  const topicId = optionalString(input, 'topicId');
+  if (topicId !== undefined && modelId === undefined) throw bad('topicId needs a modelId');
+  let strategy: 'nb' | 'bfs' = modelId !== undefined ? 'nb' : 'bfs';
+  if (input.strategy !== undefined) {
+    if (input.strategy !== 'nb' && input.strategy !== 'bfs') throw bad(`strategy must be "nb" or "bfs", got ${JSON.stringify(input.strategy)}`);
+    strategy = input.strategy;
+  }
+  if (strategy === 'nb' && modelId === undefined) throw bad('strategy nb needs a modelId (upload a model with POST /api/models)');
+  if (input.sameSite !== undefined && typeof input.sameSite !== 'boolean') throw bad(`sameSite must be true or false, got ${JSON.stringify(input.sameSite)}`);
+  return {
+    seeds,
+    modelId: modelId ?? null,
+    topicId: topicId ?? null,
+    strategy,
+    maxPages: wholeNumber(input, 'maxPages', 1, LIMITS.maxPages),
+    maxDepth: wholeNumber(input, 'maxDepth', 0, LIMITS.maxDepth),
+    concurrency: wholeNumber(input, 'concurrency', 1, LIMITS.concurrency),
+    delayMs: wholeNumber(input, 'delayMs', 0, LIMITS.delayMs),
+    sameSite: (input.sameSite as boolean | undefined) ?? REQUEST_DEFAULTS.sameSite,
+  };
+}
+
+function optionalString(input: Record<string, unknown>, key: string): string | undefined {
+  const value = input[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.trim() === '') throw bad(`${key} must be a non-empty string`);
+  return value;
+}
+
+function wholeNumber(input: Record<string, unknown>, key: keyof typeof LIMITS, min: number, max: number): number {
+  const value = input[key];
+  if (value === undefined) return REQUEST_DEFAULTS[key];
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw bad(`${key} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function bad(message: string): HttpError {
+  return new HttpError(400, message);
+}

@@ -1,0 +1,105 @@
+/**
+ * What a crawl started with a model adds to the plain crawl (docs/service-api.md "Harvest" and
+ * "Labels learned"), as crawl hooks and a page judge:
+ *
+ * - **Harvest judge.** A page is on topic when its final URL matches the topic's on-topic URL
+ *   patterns: seed 000's labelling rule, the same judge `collect` labels with. A topic without
+ *   patterns falls back to the link model: the page is on topic when the model scored the link
+ *   that led to it (its frontier score, under nb) at or above the topic's threshold.
+ * - **Learned labels.** Every link context the crawl meets whose URL the topic's patterns label
+ *   (`pattern-labeler.ts`: positive wins; with no negative pattern every other link is negative)
+ *   is stored in the crawl's `labeled_links` table with source `crawl`. A topic with no on-topic
+ *   pattern labels nothing: "everything is negative" would teach the model nothing.
+ * - **sameSite.** URLs off the seeds' hosts are skipped before they are fetched.
+ */
+import type { LabeledLink, Topic } from '../../shared/model/types.ts';
+import { compileUrlPattern } from '../../shared/urls/url-pattern.ts';
+import { createPatternLabeler } from '../cli/pattern-labeler.ts';
+import type { CrawlHooks } from '../crawl/crawl-hooks.ts';
+import type { PageJudge } from '../crawl/crawl-options.ts';
+import { hostOf } from '../store/crawl-store.ts';
+
+export interface TopicCrawlParts {
+  hooks: CrawlHooks[];
+  pageJudge?: PageJudge;
+  relevanceThreshold?: number;
+}
+
+export interface TopicCrawlInput {
+  /** The crawl's topic, when it was started with a model. */
+  topic: Topic | null;
+  /** Whether frontier scores are the link model's P(+) (strategy nb). */
+  scoresAreModel: boolean;
+  seeds: readonly string[];
+  sameSite: boolean;
+  /** Stores labeled links (the crawl's `labeled_links`). */
+  addLabels(links: LabeledLink[]): void;
+}
+
+/** Checks a topic's URL patterns; the message names the bad one. */
+export function checkTopicPatterns(topic: Topic): string | undefined {
+  for (const [kind, patterns] of [['on-topic', topic.positive ?? []], ['off-topic', topic.negative ?? []]] as const) {
+    for (const pattern of patterns) {
+      try {
+        compileUrlPattern(pattern);
+      } catch (error) {
+        return `topic "${topic.name}" has a bad ${kind} URL pattern ${JSON.stringify(pattern)}: ${(error as Error).message}`;
+      }
+    }
+  }
+  return undefined;
+}
+
+export function topicCrawlParts(input: TopicCrawlInput): TopicCrawlParts {
+  const hooks: CrawlHooks[] = [];
+  if (input.sameSite) {
+    const hosts = new Set(input.seeds.map(hostOf));
+    hooks.push({ beforeFetch: (task) => hosts.has(hostOf(task.url)) });
+  }
+  const { topic } = input;
+  if (topic === null) return { hooks };
+
+  const positive = topic.positive ?? [];
+  if (positive.length > 0) {
+    const label = createPatternLabeler(positive, topic.negative ?? []);
+    const onTopic = compileUrlPatternsOr(positive);
+    hooks.push({
+      afterParse({ contexts }) {
+        const links: LabeledLink[] = [];
+        for (const context of contexts) {
+          const value = label(context.url);
+          if (value === null) continue;
+          const { url, pageUrl, anchor, before, after } = context;
+          // In the model file an example's topic is its topic's id (the examples table's key).
+          links.push({ url, pageUrl, anchor, before, after, label: value, source: 'crawl', topic: topic.id });
+        }
+        if (links.length > 0) input.addLabels(links);
+      },
+    });
+    return { hooks, pageJudge: (page) => (onTopic(page.pageUrl) ? 1 : 0), relevanceThreshold: 0.5 };
+  }
+
+  if (!input.scoresAreModel) return { hooks }; // bfs scores are −depth, not P(+): no judge
+  // The judge sees the parsed page, not its frontier row: remember each page's score from
+  // afterParse (which runs before the judge for the same page) under the URL the page carries.
+  const scores = new Map<string, number>();
+  hooks.push({
+    afterParse({ task, fetched }) {
+      scores.set(fetched.finalUrl, task.score);
+    },
+  });
+  return {
+    hooks,
+    pageJudge(page) {
+      const score = scores.get(page.pageUrl) ?? 0;
+      scores.delete(page.pageUrl);
+      return Math.min(1, Math.max(0, score));
+    },
+    relevanceThreshold: topic.threshold,
+  };
+}
+
+function compileUrlPatternsOr(patterns: readonly string[]): (url: string) => boolean {
+  const matchers = patterns.map((pattern) => compileUrlPattern(pattern));
+  return (url) => matchers.some((matches) => matches(url));
+}

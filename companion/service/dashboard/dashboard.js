@@ -1,0 +1,275 @@
+// The LinkScent dashboard: a plain client of the service's API (docs/service-api.md). The token
+// comes from this page's address (/dashboard?token=T) and goes in the Authorization header of
+// every call, as for any client; the crawl shown is the one in the fragment (#crawl=<id>).
+// Progress comes from the event stream, read through fetch() because EventSource cannot send
+// a header. No framework, no inline script: the page's CSP allows only files from the service.
+'use strict';
+
+const token = new URLSearchParams(location.search).get('token') ?? '';
+const $ = (id) => document.getElementById(id);
+const SVG = 'http://www.w3.org/2000/svg';
+
+let selected = null; // the crawl id shown in detail
+let stream = null; // AbortController of the open event stream
+let pages = []; // the selected crawl's pages fetched so far, in fetch order
+let pagesLoading = false;
+
+async function api(path, init = {}) {
+  const response = await fetch(path, { ...init, headers: { ...(init.headers ?? {}), authorization: `Bearer ${token}` } });
+  if (!response.ok) {
+    const body = await response.json().catch(() => ({}));
+    throw new Error(body.error ?? `${response.status} ${response.statusText}`);
+  }
+  return response;
+}
+
+function showMessage(text) {
+  $('message').textContent = text;
+  $('message').hidden = !text;
+}
+
+function el(tag, text, className) {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = String(text);
+  if (className) node.className = className;
+  return node;
+}
+
+const percent = (x) => (x === null || x === undefined ? '–' : `${(x * 100).toFixed(1)}%`);
+
+async function refreshList() {
+  try {
+    const crawls = await (await api('/api/crawls')).json();
+    const body = $('crawls').tBodies[0];
+    body.replaceChildren();
+    for (const crawl of crawls) {
+      const row = el('tr', undefined, `crawl${crawl.id === selected ? ' selected' : ''}`);
+      row.append(el('td', crawl.id));
+      const state = el('td');
+      state.append(el('span', crawl.state, `state ${crawl.state}`));
+      row.append(state, el('td', crawl.seeds[0] ?? '', 'url'), el('td', crawl.topic ? `${crawl.strategy} · ${crawl.topic.name}` : crawl.strategy));
+      row.append(el('td', `${crawl.progress.fetched}/${crawl.maxPages}`), el('td', percent(crawl.progress.harvest)));
+      const open = el('td');
+      open.append(el('a', 'show'));
+      open.firstChild.href = `#crawl=${crawl.id}`;
+      row.append(open);
+      row.addEventListener('click', () => (location.hash = `crawl=${crawl.id}`));
+      body.append(row);
+    }
+    $('no-crawls').hidden = crawls.length > 0;
+    if (selected === null && crawls.length > 0 && !location.hash) location.hash = `crawl=${crawls[0].id}`;
+    showMessage('');
+  } catch (error) {
+    showMessage(`Cannot list crawls: ${error.message}`);
+  }
+}
+
+function showInfo(info) {
+  $('detail-id').textContent = info.id;
+  $('detail-state').textContent = info.state;
+  $('detail-state').className = `state ${info.state}`;
+  $('detail-error').textContent = info.error ?? '';
+  $('detail-error').hidden = !info.error;
+  const p = info.progress;
+  const figures = [
+    ['pages', `${p.fetched} / ${p.maxPages}`],
+    ['queued', p.queued],
+    ['errors', p.errors],
+    ['harvest', p.harvest === null ? '–' : `${percent(p.harvest)} (${p.relevant}/${p.judged})`],
+    ['pages/s', p.pagesPerSecond.toFixed(1)],
+    ['elapsed', `${(p.elapsedMs / 1000).toFixed(1)} s`],
+    ['strategy', info.topic ? `${info.strategy} · ${info.topic.name}` : info.strategy],
+    ['seeds', info.seeds.join(' ')],
+  ];
+  // One <div> per name-value pair (allowed inside <dl>), so the grid keeps each pair together.
+  $('figures').replaceChildren(
+    ...figures.map(([name, value]) => {
+      const pair = el('div');
+      pair.append(el('dt', name), el('dd', value));
+      return pair;
+    }),
+  );
+  $('pause').disabled = info.state !== 'running';
+  $('resume').disabled = info.state !== 'paused';
+  $('stop').disabled = info.state !== 'running' && info.state !== 'paused';
+  if (p.fetched > pages.length) loadPages();
+}
+
+async function loadPages() {
+  if (pagesLoading || selected === null) return;
+  pagesLoading = true;
+  const id = selected;
+  try {
+    for (;;) {
+      const { total, pages: batch } = await (await api(`/api/crawls/${id}/pages?offset=${pages.length}&limit=500`)).json();
+      if (id !== selected) return;
+      pages.push(...batch);
+      appendPageRows(batch, pages.length - batch.length);
+      if (batch.length === 0 || pages.length >= total) break;
+    }
+    drawChart();
+  } catch (error) {
+    showMessage(`Cannot load pages: ${error.message}`);
+  } finally {
+    pagesLoading = false;
+  }
+}
+
+function appendPageRows(batch, start) {
+  const body = $('pages').tBodies[0];
+  batch.forEach((page, i) => {
+    const row = el('tr');
+    const url = el('td', undefined, 'url');
+    const link = el('a', page.url);
+    link.href = page.url;
+    link.rel = 'noreferrer noopener';
+    link.target = '_blank';
+    url.append(link);
+    const relevance = page.relevance === undefined ? '–' : page.relevance.toFixed(2);
+    const relevanceClass = page.relevance === undefined ? '' : page.relevance >= 0.5 ? 'relevant' : 'irrelevant';
+    row.append(el('td', start + i + 1), url, el('td', page.status || page.outcome), el('td', page.depth), el('td', page.score.toFixed(3)), el('td', relevance, relevanceClass));
+    body.append(row);
+  });
+}
+
+// The running harvest rate after each page: relevant pages so far / judged pages so far. The
+// relevance threshold is the crawl's; pages carry their relevance, and the server's count is the
+// authority, so the chart uses 0.5 only to draw (the service's judge gives 1 or 0, or P(+)).
+function drawChart() {
+  const svg = $('chart');
+  svg.replaceChildren();
+  const W = 640, H = 220, left = 40, right = 10, top = 10, bottom = 30;
+  const points = [];
+  let judged = 0, relevant = 0;
+  pages.forEach((page, i) => {
+    if (page.relevance === undefined) return;
+    judged++;
+    if (page.relevance >= 0.5) relevant++;
+    points.push([i + 1, relevant / judged]);
+  });
+  const n = Math.max(pages.length, 1);
+  const x = (v) => left + ((W - left - right) * v) / n;
+  const y = (v) => top + (H - top - bottom) * (1 - v);
+  const line = (x1, y1, x2, y2, stroke) => {
+    const node = document.createElementNS(SVG, 'line');
+    for (const [k, v] of Object.entries({ x1, y1, x2, y2, stroke })) node.setAttribute(k, String(v));
+    svg.append(node);
+  };
+  const text = (tx, ty, value, anchor = 'end') => {
+    const node = document.createElementNS(SVG, 'text');
+    node.setAttribute('x', String(tx));
+    node.setAttribute('y', String(ty));
+    node.setAttribute('text-anchor', anchor);
+    node.textContent = value;
+    svg.append(node);
+  };
+  for (const v of [0, 0.25, 0.5, 0.75, 1]) {
+    line(left, y(v), W - right, y(v), '#e3e6eb');
+    text(left - 4, y(v) + 4, `${v * 100}%`);
+  }
+  line(left, y(0), W - right, y(0), '#99a');
+  text(W - right, H - 8, `${pages.length} pages fetched`);
+  text(left, H - 8, '0', 'start');
+  if (points.length === 0) {
+    $('chart-note').textContent = 'No page judged yet (a crawl without a model has no harvest judge).';
+    return;
+  }
+  const path = document.createElementNS(SVG, 'polyline');
+  path.setAttribute('points', points.map(([px, py]) => `${x(px).toFixed(1)},${y(py).toFixed(1)}`).join(' '));
+  path.setAttribute('fill', 'none');
+  path.setAttribute('stroke', '#2a6df4');
+  path.setAttribute('stroke-width', '2');
+  svg.append(path);
+  const last = points[points.length - 1];
+  $('chart-note').textContent = `Harvest ${percent(last[1])} over ${judged} judged pages.`;
+}
+
+// Server-sent events over fetch: split the stream into blocks at blank lines, and each block
+// into its `event:` and `data:` fields.
+async function follow(id) {
+  stream?.abort();
+  const controller = new AbortController();
+  stream = controller;
+  try {
+    const response = await api(`/api/crawls/${id}/events`, { signal: controller.signal });
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      let cut;
+      while ((cut = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        let event = 'message', data = '';
+        for (const line of block.split('\n')) {
+          if (line.startsWith('event: ')) event = line.slice(7);
+          else if (line.startsWith('data: ')) data += line.slice(6);
+        }
+        if (event === 'progress' && id === selected) showInfo(JSON.parse(data));
+        if (event === 'end') refreshList();
+      }
+    }
+  } catch (error) {
+    if (!controller.signal.aborted) showMessage(`Progress stream ended: ${error.message}`);
+  }
+}
+
+function select() {
+  const match = /crawl=([A-Za-z0-9_-]+)/.exec(location.hash);
+  const id = match ? match[1] : null;
+  if (id === selected) return;
+  selected = id;
+  pages = [];
+  $('pages').tBodies[0].replaceChildren();
+  $('detail').hidden = id === null;
+  if (id === null) return;
+  drawChart();
+  follow(id);
+  loadPages();
+  refreshList();
+}
+
+async function act(action) {
+  if (selected === null) return;
+  try {
+    showInfo(await (await api(`/api/crawls/${selected}/${action}`, { method: 'POST' })).json());
+    if (action === 'resume') follow(selected);
+    refreshList();
+  } catch (error) {
+    showMessage(`Cannot ${action}: ${error.message}`);
+  }
+}
+
+async function download() {
+  if (selected === null) return;
+  try {
+    // A plain link cannot carry the Authorization header: fetch, then save the blob.
+    const blob = await (await api(`/api/crawls/${selected}/pages.jsonl`)).blob();
+    const link = el('a');
+    link.href = URL.createObjectURL(blob);
+    link.download = `linkscent-${selected}-pages.jsonl`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  } catch (error) {
+    showMessage(`Cannot download: ${error.message}`);
+  }
+}
+
+document.addEventListener('DOMContentLoaded', async () => {
+  for (const action of ['pause', 'resume', 'stop']) $(action).addEventListener('click', () => act(action));
+  $('download').addEventListener('click', download);
+  window.addEventListener('hashchange', select);
+  try {
+    const status = await (await api('/api/status')).json();
+    $('service').textContent = `linkscent ${status.version} · port ${status.port}`;
+  } catch (error) {
+    showMessage(`The service refused: ${error.message}`);
+  }
+  await refreshList();
+  select();
+  setInterval(refreshList, 5000);
+});

@@ -1,0 +1,152 @@
+/**
+ * Popup and options → background, the companion half: pairing, "Crawl from here", the last
+ * crawl's progress, and pulling the labels a crawl learned back into the topic's examples.
+ *
+ * Every call to the service goes through `companion/client.ts` from here (see its header for why
+ * the background, not the pages). Failures come back as `CompanionFailure`s naming the problem,
+ * so the pages can say in the user's language what to do about it.
+ */
+import type { Topic } from '../../shared/model/types.ts';
+import { normalizeUrl } from '../../shared/urls/normalize-url.ts';
+import type { CrawlInfo, CrawlRequest } from '../companion/api-types.ts';
+import { CompanionError, createCompanionClient, type CompanionClient } from '../companion/client.ts';
+import type { CompanionFailure, CompanionSettings, CrawlProblem, CrawlView } from '../messages/protocol.ts';
+import { activeTopic } from '../storage/stores.ts';
+import { validatePairing } from '../storage/validate.ts';
+import type { UiHandlers } from './router.ts';
+import { refreshAllTabs, type BackgroundServices } from './services.ts';
+
+/**
+ * Limits of a crawl started from the popup: a look around the page, not a site mirror. 200 pages
+ * at the service's default 500 ms per host take under two minutes on one site; depth 3 keeps the
+ * crawl near the page the user chose.
+ */
+export const CRAWL_FROM_HERE: Pick<CrawlRequest, 'maxPages' | 'maxDepth'> = { maxPages: 200, maxDepth: 3 };
+
+type CompanionHandlers = Pick<UiHandlers, 'companion/get' | 'companion/pair' | 'companion/status' | 'crawl/start' | 'crawl/get' | 'crawl/pull-labels'>;
+
+/** A failure the pages translate by `problem`; `error` is the English line (logs, tests). */
+function refusal(problem: CrawlProblem, error: string, port: number, detail?: string): CompanionFailure {
+  return { ok: false, problem, error, port, ...(detail === undefined ? {} : { detail }) };
+}
+
+/** A thrown error as a reply: the client's problems keep their name; anything else is ours. */
+function failure(error: unknown, port: number): CompanionFailure {
+  if (error instanceof CompanionError) return refusal(error.problem, error.message, port, error.detail);
+  return refusal('internal', error instanceof Error ? error.message : String(error), port);
+}
+
+export function createCompanionHandlers(services: BackgroundServices): CompanionHandlers {
+  const { companion, topics, settings, worker } = services;
+
+  const clientOf = (stored: Pick<CompanionSettings, 'port' | 'token'>): CompanionClient =>
+    createCompanionClient({ port: stored.port, token: stored.token, ...(services.fetch ? { fetch: services.fetch } : {}) });
+
+  const view = (client: CompanionClient, info: CrawlInfo): CrawlView => ({ info, dashboardUrl: client.dashboardUrl(info) });
+
+  async function statusOf(client: CompanionClient) {
+    const status = await client.status();
+    return { version: status.version, port: typeof status.port === 'number' ? status.port : Number(new URL(client.baseUrl).port), crawls: status.crawls.length };
+  }
+
+  return {
+    async 'companion/get'() {
+      const { port, token } = await companion.get();
+      return { port, token };
+    },
+
+    async 'companion/pair'({ port, token }) {
+      const checked = validatePairing(port, token);
+      if (!checked.ok) return checked;
+      const before = await companion.get();
+      // A new port or token may be another companion, which does not know the last crawl.
+      const changed = before.port !== checked.value.port || before.token !== checked.value.token;
+      await companion.put({ ...checked.value, ...(changed ? { lastCrawl: null } : {}) });
+      if (checked.value.token === '') return { ok: true, status: null };
+      try {
+        return { ok: true, status: await statusOf(clientOf(checked.value)) };
+      } catch (error) {
+        return failure(error, checked.value.port);
+      }
+    },
+
+    async 'companion/status'() {
+      const stored = await companion.get();
+      try {
+        return { ok: true, status: await statusOf(clientOf(stored)) };
+      } catch (error) {
+        return failure(error, stored.port);
+      }
+    },
+
+    async 'crawl/start'({ pageUrl }) {
+      const stored = await companion.get();
+      const topic = await activeTopic(topics, settings);
+      if (topic === null) return refusal('no-topic', 'Choose or create a topic first.', stored.port);
+      const seed = typeof pageUrl === 'string' ? normalizeUrl(pageUrl, pageUrl) : undefined;
+      if (seed === undefined || !/^https?:\/\//.test(seed)) return refusal('not-web-page', 'A crawl starts from a web page (http or https).', stored.port);
+      // The companion refuses a model trained on nothing, and a crawl by it would learn nothing.
+      const { byLabel } = await worker.call('counts', (remote) => remote.counts(topic));
+      if (byLabel.on + byLabel.off === 0) {
+        return refusal('no-examples', 'The topic has no labeled examples yet: browse pages its patterns label, or mark links, before crawling.', stored.port);
+      }
+      const client = clientOf(stored);
+      try {
+        // Asked first, so a companion that is not there or refuses the token is reported before
+        // the topic's model is exported (which takes a moment on a large topic).
+        await client.status();
+        const fileText = await worker.call('exportTopic', (remote) => remote.exportTopic(topic));
+        const model = await client.uploadModel(fileText);
+        const topicId = model.topics.some((t) => t.id === topic.id) ? topic.id : model.topics[0]?.id;
+        const info = await client.startCrawl({ seeds: [seed], modelId: model.modelId, ...(topicId ? { topicId } : {}), ...CRAWL_FROM_HERE });
+        await companion.put({ lastCrawl: { id: info.id, topicId: topic.id, startedAt: Date.now() } });
+        return { ok: true, crawl: view(client, info) };
+      } catch (error) {
+        return failure(error, stored.port);
+      }
+    },
+
+    async 'crawl/get'() {
+      const stored = await companion.get();
+      const paired = stored.token !== '';
+      if (stored.lastCrawl === null || !paired) return { ok: true, crawl: null, paired };
+      const client = clientOf(stored);
+      try {
+        return { ok: true, crawl: view(client, await client.crawl(stored.lastCrawl.id)), paired };
+      } catch (error) {
+        // The companion forgot the crawl (another home directory): stop showing it.
+        if (error instanceof CompanionError && error.problem === 'not-found') {
+          await companion.put({ lastCrawl: null });
+          return { ok: true, crawl: null, paired };
+        }
+        return failure(error, stored.port);
+      }
+    },
+
+    async 'crawl/pull-labels'() {
+      const stored = await companion.get();
+      const last = stored.lastCrawl;
+      if (last === null) return refusal('no-crawl', 'No crawl was started from this browser yet.', stored.port);
+      // Into the crawl's own topic, which may no longer be the active one.
+      const topic: Topic | undefined = await topics.get(last.topicId);
+      if (topic === undefined) return refusal('topic-gone', 'The topic this crawl was started for no longer exists.', stored.port);
+      const client = clientOf(stored);
+      try {
+        const info = await client.crawl(last.id);
+        const fileText = await client.labels(last.id);
+        let merged;
+        try {
+          merged = await worker.call('mergeLabels', (remote) => remote.mergeLabels(topic, fileText, info.topic?.id ?? topic.id));
+        } catch (error) {
+          const why = error instanceof Error ? error.message : String(error);
+          return refusal('bad-labels', `The companion's labels file could not be merged: ${why}`, stored.port, why);
+        }
+        // New examples changed the model: pages re-score their links, as after any learning.
+        if (merged.added > 0) await refreshAllTabs(services.tabs);
+        return { ok: true, ...merged };
+      } catch (error) {
+        return failure(error, stored.port);
+      }
+    },
+  };
+}

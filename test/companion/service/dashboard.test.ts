@@ -1,0 +1,81 @@
+/**
+ * The dashboard in a real browser (Debian's Chromium through playwright-core; skipped without
+ * it): under its CSP the script runs with no violation, lists the crawls, shows the selected
+ * crawl's figures from the event stream, its fetched pages with scores, and draws the harvest
+ * chart as SVG.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type RunningService } from '../../../companion/service/server.ts';
+import { startSiteServer, type SiteServer } from '../support/site-server.ts';
+import { call, tempHome, waitForCrawl, writeFinanceModel } from './service-helpers.ts';
+
+const CHROMIUM = process.env.LINKSCENT_CHROMIUM ?? '/usr/bin/chromium';
+const skip = !existsSync(CHROMIUM);
+
+let site: SiteServer;
+let home: ReturnType<typeof tempHome>;
+let service: RunningService;
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  if (skip) return;
+  site = await startSiteServer({ perTopic: 10 });
+  home = tempHome();
+  service = await startService({ port: 0, home: join(home.dir, 'home'), log: () => {} });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+  await site?.close();
+  home?.cleanup();
+});
+
+describe.skipIf(skip)('the dashboard page', () => {
+  it('shows a crawl, its pages and its harvest chart, with no CSP violation', { timeout: 60_000 }, async () => {
+    const modelPath = join(home.dir, 'model.json');
+    await writeFinanceModel(modelPath, site);
+    const { modelId } = (await call(service.port, '/api/models', { token: service.token, body: readFileSync(modelPath, 'utf8') })).json();
+    const crawl = (await call(service.port, '/api/crawls', { token: service.token, body: { seeds: [`${site.origin}/`], modelId, maxPages: 15, delayMs: 0 } })).json();
+    await waitForCrawl(service.port, service.token, crawl.id, (c) => c.state === 'done');
+    const total = (await call(service.port, `/api/crawls/${crawl.id}/pages`, { token: service.token })).json().total;
+
+    const page = await browser!.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(`${service.url}/dashboard?token=${encodeURIComponent(service.token)}#crawl=${crawl.id}`);
+    await page.waitForFunction((n) => document.querySelectorAll('#pages tbody tr').length === n, total);
+    await page.waitForSelector('#chart polyline');
+    expect(await page.textContent('#detail-state')).toBe('done');
+    expect(await page.textContent('#figures')).toContain('15 / 15');
+    expect(await page.locator('#crawls tbody tr').count()).toBe(1);
+    expect(await page.textContent('#chart-note')).toMatch(/^Harvest \d+\.\d% over 15 judged pages\.$/);
+    expect(await page.isDisabled('#resume')).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
+  it('follows a running crawl live, and its Pause button pauses it', { timeout: 60_000 }, async () => {
+    const slow = await startSiteServer({ perTopic: 20, delayMs: 60 });
+    try {
+      const crawl = (await call(service.port, '/api/crawls', { token: service.token, body: { seeds: [`${slow.origin}/`], maxPages: 60, delayMs: 0 } })).json();
+      const page = await browser!.newPage();
+      await page.goto(`${service.url}/dashboard?token=${encodeURIComponent(service.token)}#crawl=${crawl.id}`);
+      await page.waitForFunction(() => document.querySelector('#detail-state')?.textContent === 'running');
+      // Rows arrive while the crawl runs: the page follows the event stream.
+      await page.waitForFunction(() => document.querySelectorAll('#pages tbody tr').length >= 3);
+      if (process.env.LINKSCENT_SCREENSHOT) await page.screenshot({ path: process.env.LINKSCENT_SCREENSHOT, fullPage: true });
+      await page.click('#pause');
+      await page.waitForFunction(() => document.querySelector('#detail-state')?.textContent === 'paused');
+      expect((await call(service.port, `/api/crawls/${crawl.id}`, { token: service.token })).json().state).toBe('paused');
+      await call(service.port, `/api/crawls/${crawl.id}/stop`, { method: 'POST', token: service.token });
+    } finally {
+      await slow.close();
+    }
+  });
+});
