@@ -371,7 +371,7 @@ function main(): void {
   );
   say(
     `  held-out links of the other ${pages - trained.trainPages} pages: n ${trained.heldOut.n}, precision ${trained.heldOut.precision}, recall ${trained.heldOut.recall}, ` +
-      `F1 ${trained.heldOut.f1}; mean P(+) ${fmt(trained.meanP.positive, 3)} on positives vs ${fmt(trained.meanP.negative, 3)} on negatives`,
+      `F1 ${trained.heldOut.f1}, AUC ${trained.heldOut.auc}; mean P(+) ${fmt(trained.meanP.positive, 3)} on positives vs ${fmt(trained.meanP.negative, 3)} on negatives`,
   );
   say();
 

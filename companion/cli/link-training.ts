@@ -5,6 +5,7 @@
 import type { FeatureOptions } from '../../shared/features/types.ts';
 import { linkFeatures } from '../../shared/features/link-features.ts';
 import { classificationMetrics, type ClassificationMetrics } from '../../shared/metrics/classification.ts';
+import { rocAuc } from '../../shared/metrics/ranking.ts';
 import { exampleKey } from '../../shared/model/example-key.ts';
 import { NaiveBayes } from '../../shared/model/naive-bayes.ts';
 import type { LabeledLink, NbForm } from '../../shared/model/types.ts';
@@ -48,24 +49,30 @@ export function trainLinkModel(
   return model;
 }
 
-/** Precision, recall, F1, accuracy of `model` on `examples`, P(+) ≥ threshold predicting 1. */
+/** What `eval` measures: the confusion-matrix figures at a threshold, and the threshold-free AUC. */
+export type LinkModelMetrics = ClassificationMetrics & { auc: number | null };
+
+/**
+ * Precision, recall, F1, accuracy of `model` on `examples`, P(+) ≥ threshold predicting 1, and
+ * the ROC AUC of P(+) (how well the scores rank, which is all a crawl's frontier uses).
+ */
 export function evaluateLinkModel(
   model: NaiveBayes,
   examples: readonly LabeledLink[],
   tokenizer: Tokenizer,
   features: FeatureOptions,
   threshold: number,
-): ClassificationMetrics {
-  return classificationMetrics(
-    examples.map((example) => ({
-      predicted: model.score(linkFeatures(example, tokenizer, features), 0).p >= threshold ? 1 : 0,
-      actual: example.label,
-    })),
-  );
+): LinkModelMetrics {
+  const scored = examples.map((example) => ({ score: model.score(linkFeatures(example, tokenizer, features), 0).p, actual: example.label }));
+  const metrics = classificationMetrics(scored.map(({ score, actual }) => ({ predicted: score >= threshold ? 1 : 0, actual })));
+  return { ...metrics, auc: rocAuc(scored) };
 }
 
-/** The five figures the command line prints (DESIGN.md: precision, recall, f1, accuracy, n). */
-export function reportOf(metrics: ClassificationMetrics) {
+/**
+ * The figures the command line prints: DESIGN.md's five (precision, recall, f1, accuracy, n),
+ * then `auc` (null when the examples hold one label only).
+ */
+export function reportOf(metrics: LinkModelMetrics) {
   const round = (value: number) => Math.round(value * 10_000) / 10_000;
   return {
     precision: round(metrics.precision),
@@ -73,6 +80,7 @@ export function reportOf(metrics: ClassificationMetrics) {
     f1: round(metrics.f1),
     accuracy: round(metrics.accuracy),
     n: metrics.n,
+    auc: metrics.auc === null ? null : round(metrics.auc),
   };
 }
 

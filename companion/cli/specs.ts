@@ -6,6 +6,7 @@
  * The words here are the command-line contract of DESIGN.md: other tools drive them. Options
  * may be added; an existing option's meaning may not change.
  */
+import { DEFAULT_SERVICE_PORT } from '../../shared/service-api/types.ts';
 import { CRAWL_DEFAULTS } from '../crawl/crawl-options.ts';
 import { DEFAULT_RETRY_POLICY, MAX_RETRIES } from '../fetch/retry-policy.ts';
 import type { CommandSpec } from './args.ts';
@@ -16,7 +17,6 @@ export const DEFAULT_TOPIC = 'default';
 export const DEFAULT_TOP_K = 2000;
 export const DEFAULT_SPLIT_SEED = 1;
 /** `linkscent serve`'s port (docs/service-api.md); companion/service/config.ts uses the same. */
-export const DEFAULT_SERVICE_PORT = 7431;
 
 const window = {
   type: 'string',
@@ -46,6 +46,7 @@ export const collectSpec: CommandSpec = {
     out: { type: 'string', value: 'labeled.jsonl', description: 'JSON-lines file the examples are appended to; required' },
     'delay-ms': { type: 'string', value: 'D', description: 'Least delay in ms between requests to one host', default: String(CRAWL_DEFAULTS.delayMs) },
     concurrency: { type: 'string', value: 'C', description: 'Pages fetched at once', default: String(CRAWL_DEFAULTS.concurrency) },
+    'per-host-concurrency': { type: 'string', value: 'H', description: 'Pages fetched at once from one host', default: String(CRAWL_DEFAULTS.perHostConcurrency) },
     retries,
     topic: { type: 'string', value: 'NAME', description: 'Topic name written into each example', default: DEFAULT_TOPIC },
     window,
@@ -101,14 +102,17 @@ export const evalSpec: CommandSpec = {
     threshold: { type: 'string', value: 'P', description: "P(+) at or above which a link is predicted on topic", default: "the topic's, else 0.5" },
     'url-tokens': { type: 'boolean', description: '--split: add URL tokens as features' },
   },
-  notes: ['Prints JSON: {precision, recall, f1, accuracy, n}; with --split, {split, seed, train, test, group1, group2}.'],
+  notes: [
+    'Prints JSON: {precision, recall, f1, accuracy, n, auc}; with --split, {split, seed, train, test, group1, group2}.\n' +
+      'auc: ROC AUC of P(+), how well the model ranks links (what a crawl uses), whatever the threshold.',
+  ],
 };
 
 export const crawlSpec: CommandSpec = {
   name: 'crawl',
   summary: 'run a focused crawl in priority order',
   usage: [
-    'crawl <seed-url>... [--model model.json] [--strategy nb|bfs|best-first] --max-pages N --out DIR [--concurrency C] [--delay-ms D] [--retries N] [--resume]',
+    'crawl <seed-url>... [--model model.json] [--strategy nb|bfs|best-first] --max-pages N --out DIR [--concurrency C] [--per-host-concurrency H] [--delay-ms D] [--retries N] [--resume]',
   ],
   positionals: { name: '<seed-url>', min: 0 },
   options: {
@@ -118,6 +122,7 @@ export const crawlSpec: CommandSpec = {
     'max-pages': { type: 'string', value: 'N', description: 'Pages to fetch; required' },
     out: { type: 'string', value: 'DIR', description: 'Crawl directory (pages.jsonl, the crawl store); required' },
     concurrency: { type: 'string', value: 'C', description: 'Pages fetched at once', default: String(CRAWL_DEFAULTS.concurrency) },
+    'per-host-concurrency': { type: 'string', value: 'H', description: 'Pages fetched at once from one host', default: String(CRAWL_DEFAULTS.perHostConcurrency) },
     'delay-ms': { type: 'string', value: 'D', description: 'Least delay in ms between requests to one host', default: String(CRAWL_DEFAULTS.delayMs) },
     retries,
     resume: { type: 'boolean', description: 'Continue the crawl stored in DIR' },

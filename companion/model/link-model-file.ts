@@ -98,10 +98,14 @@ export async function loadLinkModel(path: string, topicName?: string): Promise<L
   }
 }
 
-/** The model file composed into the shared pipeline's scorer, for the nb crawl strategy. */
+/**
+ * The model file composed into the shared pipeline's scorer, for the nb crawl strategy. A crawl
+ * orders its frontier by P(+) alone, so scores carry no explanation (explainTop 0 skips ranking
+ * every link's features).
+ */
 export async function loadLinkScorer(path: string, tokenizer: Tokenizer, topicName?: string) {
   const loaded = await loadLinkModel(path, topicName);
-  const scorer = new LinkScorer({ tokenizer, model: loaded.model, features: loaded.features, window: loaded.topic.window });
+  const scorer = new LinkScorer({ tokenizer, model: loaded.model, features: loaded.features, window: loaded.topic.window, explainTop: 0 });
   return { ...loaded, scorer };
 }
 

@@ -7,10 +7,10 @@ import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_SERVICE_PORT } from '../cli/specs.ts';
+import { DEFAULT_SERVICE_PORT } from '../../shared/service-api/types.ts';
 import { writeJsonAtomic } from './atomic-file.ts';
 
-/** The one default port, stated in the command's spec so that `serve --help` shows it. */
+/** The one default port, from the wire contract both the service and the extension read. */
 export const DEFAULT_PORT = DEFAULT_SERVICE_PORT;
 export const SERVICE_FILE = 'service.json';
 

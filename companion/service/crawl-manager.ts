@@ -22,6 +22,7 @@ import type { LabeledLink, Topic } from '../../shared/model/types.ts';
 import type { Tokenizer } from '../../shared/tokens/types.ts';
 import { oneLine } from '../cli/errors.ts';
 import { runCrawl } from '../crawl/crawler.ts';
+import { FINAL_STATES, type CrawlInfo } from '../../shared/service-api/types.ts';
 import type { CrawlProgress } from '../crawl/progress.ts';
 import { createStrategy, type CrawlStrategy } from '../crawl/strategies/index.ts';
 import { openNodeDb, readModelFile } from '../platform/node-indexeddb.ts';
@@ -29,14 +30,12 @@ import { CrawlStore, STORE_FILE } from '../store/crawl-store.ts';
 import { writeFileAtomic } from './atomic-file.ts';
 import {
   CRAWL_FILE,
-  FINAL_STATES,
   infoProgress,
   initialProgress,
   MODEL_FILE,
   readCrawlRecord,
   toInfo,
   writeCrawlRecord,
-  type CrawlInfo,
   type CrawlRecord,
 } from './crawl-record.ts';
 import type { CrawlPlan } from './crawl-request.ts';

@@ -3,43 +3,13 @@
  * last progress) and the `CrawlInfo` the API answers with (docs/service-api.md).
  */
 import { readFileSync } from 'node:fs';
+import type { CrawlInfo, CrawlProgressInfo, CrawlState } from '../../shared/service-api/types.ts';
 import type { CrawlProgress } from '../crawl/progress.ts';
 import { writeJsonAtomic } from './atomic-file.ts';
 import type { CrawlPlan } from './crawl-request.ts';
 
 export const CRAWL_FILE = 'crawl.json';
 export const MODEL_FILE = 'model.json';
-
-export type CrawlStateName = 'running' | 'paused' | 'done' | 'stopped' | 'failed';
-/** States a crawl never leaves. */
-export const FINAL_STATES: ReadonlySet<CrawlStateName> = new Set(['done', 'stopped', 'failed']);
-
-/** `CrawlProgress` minus `done`, `fetchedThisRun` and `inFlight`: what a client shows. */
-export interface InfoProgress {
-  fetched: number;
-  maxPages: number;
-  queued: number;
-  errors: number;
-  judged: number;
-  relevant: number;
-  harvest: number | null;
-  pagesPerSecond: number;
-  /** Over all runs of the crawl (a resumed crawl keeps counting). */
-  elapsedMs: number;
-}
-
-export interface CrawlInfo {
-  id: string;
-  state: CrawlStateName;
-  createdAt: number;
-  seeds: string[];
-  strategy: 'nb' | 'bfs';
-  topic: { id: string; name: string } | null;
-  maxPages: number;
-  progress: InfoProgress;
-  error?: string;
-  dashboardPath: string;
-}
 
 /** The contents of `crawl.json`. */
 export interface CrawlRecord {
@@ -48,20 +18,20 @@ export interface CrawlRecord {
   createdAt: number;
   plan: CrawlPlan;
   topic: { id: string; name: string } | null;
-  state: CrawlStateName;
+  state: CrawlState;
   error?: string;
-  progress: InfoProgress;
+  progress: CrawlProgressInfo;
   /** Elapsed time of the runs that have ended, so elapsedMs adds up across pauses and restarts. */
   elapsedBeforeMs: number;
   updatedAt: number;
 }
 
-export function initialProgress(plan: CrawlPlan): InfoProgress {
+export function initialProgress(plan: CrawlPlan): CrawlProgressInfo {
   return { fetched: 0, maxPages: plan.maxPages, queued: plan.seeds.length, errors: 0, judged: 0, relevant: 0, harvest: null, pagesPerSecond: 0, elapsedMs: 0 };
 }
 
 /** A run's progress report as the API's, its elapsed time added to the earlier runs'. */
-export function infoProgress(progress: CrawlProgress, elapsedBeforeMs: number): InfoProgress {
+export function infoProgress(progress: CrawlProgress, elapsedBeforeMs: number): CrawlProgressInfo {
   const { fetched, maxPages, queued, errors, judged, relevant, harvest, pagesPerSecond, elapsedMs } = progress;
   return { fetched, maxPages, queued, errors, judged, relevant, harvest, pagesPerSecond, elapsedMs: elapsedBeforeMs + elapsedMs };
 }
@@ -89,8 +59,8 @@ export function writeCrawlRecord(path: string, record: CrawlRecord): void {
 /** Reads a `crawl.json`; throws a one-line Error for a file that is not one. */
 export function readCrawlRecord(path: string): CrawlRecord {
   const value = JSON.parse(readFileSync(path, 'utf8')) as Partial<CrawlRecord>;
-  const states: CrawlStateName[] = ['running', 'paused', 'done', 'stopped', 'failed'];
-  if (value.version !== 1 || typeof value.id !== 'string' || !value.plan || !Array.isArray(value.plan.seeds) || !states.includes(value.state as CrawlStateName)) {
+  const states: CrawlState[] = ['running', 'paused', 'done', 'stopped', 'failed'];
+  if (value.version !== 1 || typeof value.id !== 'string' || !value.plan || !Array.isArray(value.plan.seeds) || !states.includes(value.state as CrawlState)) {
     throw new Error('not a crawl.json of this version');
   }
   return {

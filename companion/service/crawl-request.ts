@@ -3,19 +3,8 @@
  * fields refused by name, defaults filled in. A bad request is one HttpError 400 naming the field.
  */
 import { normalizeUrl } from '../../shared/urls/normalize-url.ts';
+import type { CrawlRequest } from '../../shared/service-api/types.ts';
 import { HttpError } from './http-io.ts';
-
-export interface CrawlRequest {
-  seeds: string[];
-  modelId?: string;
-  topicId?: string;
-  strategy?: 'nb' | 'bfs';
-  maxPages?: number;
-  maxDepth?: number;
-  concurrency?: number;
-  delayMs?: number;
-  sameSite?: boolean;
-}
 
 /** A checked request with every default filled in: what `crawl.json` keeps. */
 export interface CrawlPlan {
@@ -36,7 +25,11 @@ export const REQUEST_DEFAULTS = { maxPages: 200, maxDepth: 5, concurrency: 4, de
 /** Upper bounds: past these a value is a mistake, not a wish (a day's delay, 10 000 sockets). */
 const LIMITS = { maxPages: 100_000, maxDepth: 1000, concurrency: 64, delayMs: 600_000 } as const;
 
-const FIELDS = ['seeds', 'modelId', 'topicId', 'strategy', 'maxPages', 'maxDepth', 'concurrency', 'delayMs', 'sameSite'];
+/** Every field of the contract's request, once: the record makes the compiler check the list. */
+const FIELD_SET: Record<keyof CrawlRequest, true> = {
+  seeds: true, modelId: true, topicId: true, strategy: true, maxPages: true, maxDepth: true, concurrency: true, delayMs: true, sameSite: true,
+};
+const FIELDS: string[] = Object.keys(FIELD_SET);
 
 export function checkCrawlRequest(body: unknown): CrawlPlan {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad('the body must be a JSON object (a CrawlRequest)');

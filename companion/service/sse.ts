@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CrawlManager } from './crawl-manager.ts';
-import { FINAL_STATES, type CrawlInfo } from './crawl-record.ts';
+import { FINAL_STATES, type CrawlInfo } from '../../shared/service-api/types.ts';
 import { COMMON_HEADERS } from './http-io.ts';
 
 const MIN_INTERVAL_MS = 250;

@@ -8,7 +8,7 @@
  */
 import type { Topic } from '../../shared/model/types.ts';
 import { normalizeUrl } from '../../shared/urls/normalize-url.ts';
-import type { CrawlInfo, CrawlRequest } from '../companion/api-types.ts';
+import type { CrawlInfo, CrawlRequest } from '../../shared/service-api/types.ts';
 import { CompanionError, createCompanionClient, type CompanionClient } from '../companion/client.ts';
 import type { CompanionFailure, CompanionSettings, CrawlProblem, CrawlView } from '../messages/protocol.ts';
 import { activeTopic } from '../storage/stores.ts';

@@ -1,9 +1,9 @@
 /**
- * Shape checks of the service's answers (`api-types.ts`). Only what the extension reads is
+ * Shape checks of the service's answers (`shared/service-api/types.ts`). Only what the extension reads is
  * checked, so the service may add fields without breaking an installed extension; a value that
  * fails is reported by the client as "not the companion's answer", never half-used.
  */
-import type { CrawlInfo, CrawlState, ModelUpload, PagesReply, ServiceStatus } from './api-types.ts';
+import type { CrawlInfo, CrawlState, ModelUpload, PagesReply, ServiceStatus } from '../../shared/service-api/types.ts';
 
 const STATES: readonly CrawlState[] = ['running', 'paused', 'done', 'stopped', 'failed'];
 

@@ -11,8 +11,7 @@
  * companion, paste the token again, …) and whose message is one sentence saying so; the UI shows
  * its own translation of the problem and falls back to the message.
  */
-import type { CrawlInfo, CrawlRequest, ModelUpload, PagesReply, ServiceStatus } from './api-types.ts';
-import { DEFAULT_COMPANION_PORT } from './api-types.ts';
+import { DEFAULT_SERVICE_PORT, type CrawlInfo, type CrawlRequest, type ModelUpload, type PagesReply, type ServiceStatus } from '../../shared/service-api/types.ts';
 import { isCrawlInfo, isModelUpload, isPagesReply, isServiceStatus } from './check-replies.ts';
 
 /** What went wrong, named for what the user has to do about it. */
@@ -52,7 +51,7 @@ export class CompanionError extends Error {
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
 export interface CompanionClientOptions {
-  /** Port of `linkscent serve` on 127.0.0.1. Default 7431 (`DEFAULT_COMPANION_PORT`). */
+  /** Port of `linkscent serve` on 127.0.0.1. Default 7431 (`DEFAULT_SERVICE_PORT`). */
   port?: number;
   /** The pairing token `linkscent serve` printed; '' = not paired (calls fail without a request). */
   token: string;
@@ -91,7 +90,7 @@ export function companionBaseUrl(port: number): string {
 }
 
 export function createCompanionClient(options: CompanionClientOptions): CompanionClient {
-  const port = options.port ?? DEFAULT_COMPANION_PORT;
+  const port = options.port ?? DEFAULT_SERVICE_PORT;
   const token = options.token.trim();
   const fetchFn: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
   const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;

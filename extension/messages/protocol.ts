@@ -23,7 +23,7 @@
  *   public/_locales/{en,zh_CN}/messages.json   with at least the keys in `MESSAGE_KEYS` below
  */
 import type { LinkContext } from '../../shared/contexts/types.ts';
-import type { CrawlInfo } from '../companion/api-types.ts';
+import type { CrawlInfo } from '../../shared/service-api/types.ts';
 import type { CompanionProblem } from '../companion/client.ts';
 import type { FeatureGroup } from '../../shared/features/types.ts';
 import type { Label, LabelSource, NbForm, Score, Topic } from '../../shared/model/types.ts';

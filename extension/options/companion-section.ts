@@ -8,7 +8,8 @@
  * names the outcome ('connected', 'unpaired', 'checking' or the failure's problem) for styling
  * and for the end-to-end test.
  */
-import { COMPANION_ORIGINS, DEFAULT_COMPANION_PORT } from '../companion/api-types.ts';
+import { DEFAULT_SERVICE_PORT } from '../../shared/service-api/types.ts';
+import { COMPANION_ORIGINS } from '../companion/host-permissions.ts';
 import type { UiToBackgroundReplies } from '../messages/protocol.ts';
 import type { UiSend } from '../messages/send.ts';
 import { cleanToken, isPairingToken, isValidPort } from '../storage/validate.ts';
@@ -28,7 +29,7 @@ export async function startCompanionSection(doc: Document, send: UiSend, t: Tran
   const status = byId(doc, 'companion-status', HTMLElement);
   const portField = form.elements.namedItem('port') as HTMLInputElement;
   const tokenField = form.elements.namedItem('token') as HTMLInputElement;
-  portField.value = String(DEFAULT_COMPANION_PORT); // until the stored one arrives
+  portField.value = String(DEFAULT_SERVICE_PORT); // until the stored one arrives
 
   const show = (state: string, text: string, kind: 'ok' | 'error') => {
     status.dataset['state'] = state;

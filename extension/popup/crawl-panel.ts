@@ -10,7 +10,7 @@
  *
  * Everything shown comes from the companion and goes in as text or as an attribute value.
  */
-import { FINAL_STATES, type CrawlState } from '../companion/api-types.ts';
+import { FINAL_STATES, type CrawlState } from '../../shared/service-api/types.ts';
 import type { CrawlView, UiToBackgroundReplies } from '../messages/protocol.ts';
 import type { UiSend } from '../messages/send.ts';
 import { failureText } from '../ui/companion-text.ts';

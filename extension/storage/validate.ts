@@ -4,7 +4,7 @@
  */
 import type { Topic } from '../../shared/model/types.ts';
 import { compileUrlPattern } from '../../shared/urls/url-pattern.ts';
-import { DEFAULT_COMPANION_PORT } from '../companion/api-types.ts';
+import { DEFAULT_SERVICE_PORT } from '../../shared/service-api/types.ts';
 import type { CompanionSettings, ExtensionSettings, TopicInput } from '../messages/protocol.ts';
 
 export const TOPIC_DEFAULTS = {
@@ -110,7 +110,7 @@ export function isExcluded(host: string, excludedSites: readonly string[]): bool
 }
 
 export const COMPANION_DEFAULTS: CompanionSettings = {
-  port: DEFAULT_COMPANION_PORT,
+  port: DEFAULT_SERVICE_PORT,
   token: '',
   lastCrawl: null,
 };

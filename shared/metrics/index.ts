@@ -8,3 +8,4 @@ export {
   type TargetRecall,
 } from './harvest.ts';
 export { countTokens, klDivergence, type KlOptions, type KlResult } from './kl-divergence.ts';
+export { rocAuc } from './ranking.ts';

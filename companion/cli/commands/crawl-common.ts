@@ -21,6 +21,7 @@ export function checkSeedArgs(seeds: readonly string[]): string[] {
 /** The crawler options the command line may set; absent flags keep the crawler's defaults. */
 export interface CrawlLimits {
   concurrency?: number;
+  perHostConcurrency?: number;
   delayMs?: number;
   maxDepth?: number;
   retry?: { retries: number };
@@ -30,6 +31,9 @@ export function crawlLimitOptions(args: Args): CrawlLimits {
   const limits: CrawlLimits = {};
   const known = args.spec.options;
   if ('concurrency' in known && args.has('concurrency')) limits.concurrency = args.positiveInt('concurrency');
+  if ('per-host-concurrency' in known && args.has('per-host-concurrency')) {
+    limits.perHostConcurrency = args.positiveInt('per-host-concurrency');
+  }
   if ('delay-ms' in known && args.has('delay-ms')) limits.delayMs = args.nonNegativeInt('delay-ms');
   if ('max-depth' in known && args.has('max-depth')) limits.maxDepth = args.nonNegativeInt('max-depth');
   if ('retries' in known && args.has('retries')) {

@@ -2,7 +2,7 @@
  * `linkscent eval`: how well a link classifier predicts labeled links.
  *
  * - `--model FILE`: the model's topic decides the features and, unless --threshold, the
- *   threshold. Prints `{precision, recall, f1, accuracy, n}`.
+ *   threshold. Prints `{precision, recall, f1, accuracy, n, auc}` (auc: ROC AUC of P(+)).
  * - `--split F [--seed S]`: Han et al. 2010 §4.2, Table 1: a seeded shuffle, the first F of the
  *   examples train, the rest test, once with feature group 1 and once with group 2. Prints
  *   `{split, seed, train, test, form, group1: {…}, group2: {…}}`.

@@ -149,12 +149,13 @@ describe('linkscent train', () => {
 });
 
 describe('linkscent eval', () => {
-  it('--model prints the five figures as JSON, with a high F1 on its own training site', async () => {
+  it('--model prints the five figures and the AUC as JSON, with a high F1 on its own training site', async () => {
     const result = await runCli(['eval', labeled, '--model', model]);
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as Record<string, number>;
-    expect(Object.keys(report)).toEqual(['precision', 'recall', 'f1', 'accuracy', 'n']);
+    expect(Object.keys(report)).toEqual(['precision', 'recall', 'f1', 'accuracy', 'n', 'auc']);
     expect(report.n).toBe(readJsonl(labeled).length);
+    expect(report.auc).toBeGreaterThanOrEqual(0.9);
     expect(report.f1).toBeGreaterThanOrEqual(0.85);
     expect(report.accuracy).toBeGreaterThanOrEqual(0.85);
     for (const key of ['precision', 'recall', 'f1', 'accuracy']) expect(report[key]).toBeLessThanOrEqual(1);
@@ -170,7 +171,8 @@ describe('linkscent eval', () => {
     const n = readJsonl(labeled).length;
     expect(report).toMatchObject({ split: 0.7, seed: 7, train: Math.round(n * 0.7), test: n - Math.round(n * 0.7) });
     for (const group of [report.group1, report.group2]) {
-      expect(Object.keys(group)).toEqual(['precision', 'recall', 'f1', 'accuracy', 'n']);
+      expect(Object.keys(group)).toEqual(['precision', 'recall', 'f1', 'accuracy', 'n', 'auc']);
+      expect(group.auc).toBeGreaterThan(0.5);
       expect(group.n).toBe(report.test);
     }
     // Held out: headlines carry the topic in their anchors, but the generic "更多" links only in

@@ -3,7 +3,7 @@
  * the few routes of docs/service-api.md the extension calls, and recording every request. The
  * end-to-end test (test/e2e/crawl-from-here.e2e.test.ts) runs against the real service.
  */
-import type { CrawlInfo } from '../../../extension/companion/api-types.ts';
+import type { CrawlInfo } from '../../../shared/service-api/types.ts';
 import type { FetchLike } from '../../../extension/companion/client.ts';
 
 export function crawlInfo(overrides: Partial<CrawlInfo> = {}): CrawlInfo {

@@ -1,28 +1,19 @@
 /**
- * The companion service's wire types, as `docs/service-api.md` (the contract) states them.
- *
- * Written out here rather than imported from `companion/service/`: the extension must not pull
- * Node code into its bundle, and the contract document, not the server's source, is what both
- * sides are written against. `client.ts` checks every answer against these shapes before a
- * handler sees it (server data is checked at the edge, never trusted).
+ * The companion service's wire types: what `docs/service-api.md` (the contract) states, written
+ * once for both sides. The companion's server answers in these shapes; the extension's client
+ * checks every answer against them at the edge (`extension/companion/check-replies.ts`) before a
+ * handler sees it. Types and constants only: nothing here runs a request.
  */
 
 /** The service's default port (`linkscent serve` without `--port`). */
-export const DEFAULT_COMPANION_PORT = 7431;
-
-/**
- * Where the service may listen, as host-permission patterns (any port: the user picks it). The
- * manifest asks for these, and the options page asks the browser for them again when pairing
- * (Firefox lets the user withhold host permissions).
- */
-export const COMPANION_ORIGINS = ['http://127.0.0.1/*', 'http://localhost/*'];
+export const DEFAULT_SERVICE_PORT = 7431;
 
 export type CrawlState = 'running' | 'paused' | 'done' | 'stopped' | 'failed';
 
-/** States after which nothing will change any more: the popup stops polling. */
+/** States a crawl never leaves: the service refuses to pause them, clients stop polling. */
 export const FINAL_STATES: ReadonlySet<CrawlState> = new Set(['done', 'stopped', 'failed']);
 
-/** Body of `POST /api/crawls`. Fields are the contract's; absent ones take its defaults. */
+/** Body of `POST /api/crawls`. Absent fields take the contract's defaults. */
 export interface CrawlRequest {
   /** Absolute http(s) URLs, at least one. */
   seeds: string[];
@@ -43,6 +34,7 @@ export interface CrawlRequest {
   sameSite?: boolean;
 }
 
+/** A crawl's progress as clients show it (the crawler's own report minus its run-local fields). */
 export interface CrawlProgressInfo {
   fetched: number;
   maxPages: number;
@@ -50,9 +42,10 @@ export interface CrawlProgressInfo {
   errors: number;
   judged: number;
   relevant: number;
-  /** relevant / judged; null with no judge. */
+  /** relevant / judged; null with no page judge. */
   harvest: number | null;
   pagesPerSecond: number;
+  /** Over all runs of the crawl (a resumed crawl keeps counting). */
   elapsedMs: number;
 }
 
@@ -84,11 +77,11 @@ export interface ModelUpload {
   topics: { id: string; name: string; examples: number }[];
 }
 
-/** One line of a crawl's `pages.jsonl`: the client passes it on as it came. */
-export type PageRecord = Record<string, unknown>;
+/** One line of a crawl's `pages.jsonl`, passed on as it came. */
+export type PageLine = Record<string, unknown>;
 
 /** `GET /api/crawls/:id/pages`. */
 export interface PagesReply {
   total: number;
-  pages: PageRecord[];
+  pages: PageLine[];
 }
