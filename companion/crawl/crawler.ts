@@ -3,7 +3,8 @@
  * maxPages pages are fetched, the frontier runs dry, or `signal` aborts.
  *
  * Data flow, one URL at a time per worker (`concurrency` workers):
- *   1. claim the best queued URL whose host has a free slot (SQLite index walk, `CrawlState.decide`)
+ *   1. claim the best queued URL whose host has a free slot, within the strategy's claim window
+ *      (SQLite index walk, `CrawlState.decide`)
  *   2. beforeFetch hooks → robots.txt → host politeness slot (delay, Crawl-delay) → fetch; a
  *      transient failure is fetched again, through the host's slot, after a backoff or its
  *      Retry-After (`fetch-with-retries.ts`, `fetch/retry-policy.ts`)
@@ -21,16 +22,7 @@ import { PAGES_FILE } from './pages-jsonl.ts';
 import { processUrl, type UrlContext } from './process-url.ts';
 import { join } from 'node:path';
 import { STORE_FILE } from '../store/crawl-store.ts';
-
-/**
- * Most frontier rows one claim looks at before the worker waits for a slot instead. The store's
- * default (4 096) let every worker walk thousands of rows of busy hosts after every page: with
- * the frontier led by one site (a focused crawl's topic site, or bfs inside a big site) and its
- * per-host slots taken, that walk was 70 % of the crawl's CPU (bench/crawl-bench.ts, profiled)
- * and what it found was a URL the strategy ranked below hundreds of others. 256 rows still
- * reach the next hosts of a mixed frontier.
- */
-const CLAIM_SCAN_LIMIT = 256;
+import { DEFAULT_CLAIM_WINDOW } from './strategies/crawl-strategy.ts';
 
 export type StopReason = 'max-pages' | 'frontier-empty' | 'aborted';
 
@@ -63,6 +55,7 @@ export async function runCrawl(input: CrawlOptionsInput): Promise<CrawlSummary> 
   const { store, jsonl } = session;
   const state = new CrawlState(store, options);
   const fetcher = createFetcher(options);
+  const claimWindow = options.strategy.claimWindow ?? DEFAULT_CLAIM_WINDOW;
   const ctx: UrlContext = { options, store, jsonl, state, fetcher };
   let failure: unknown;
   const onAbort = () => state.wake();
@@ -70,7 +63,7 @@ export async function runCrawl(input: CrawlOptionsInput): Promise<CrawlSummary> 
 
   async function worker(): Promise<void> {
     while (!options.signal?.aborted && failure === undefined) {
-      const row = state.budgetLeft ? store.claimNext(state.decide, CLAIM_SCAN_LIMIT) : undefined;
+      const row = state.budgetLeft ? store.claimNext(state.decide, claimWindow) : undefined;
       if (!row) {
         if (state.inFlight === 0) {
           state.wake(); // nothing queued (or budget spent) and nothing coming: everyone stops

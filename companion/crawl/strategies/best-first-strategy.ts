@@ -12,7 +12,7 @@
  * structure there; one level down (`/finance/`), only `/finance/…` does.
  */
 import type { Tokenizer } from '../../../shared/tokens/types.ts';
-import type { CrawlStrategy } from './crawl-strategy.ts';
+import { FOCUSED_CLAIM_WINDOW, type CrawlStrategy } from './crawl-strategy.ts';
 import { cosine, pageText, termVector } from './term-vector.ts';
 
 export interface BestFirstOptions {
@@ -48,6 +48,7 @@ export function createBestFirstStrategy({ tokenizer, topic, alpha = DEFAULT_ALPH
   return {
     name: 'best-first',
     seedScore: 1 + alpha,
+    claimWindow: FOCUSED_CLAIM_WINDOW,
     fingerprint: JSON.stringify({ alpha, topic: [...topicVector.keys()].sort() }),
     scoreLinks(parent, links) {
       const parentSim = cosine(termVector(tokenizer, ...pageText(parent.page)), topicVector);

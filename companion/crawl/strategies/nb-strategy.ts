@@ -3,7 +3,7 @@
  * posterior from the shared pipeline's `LinkScorer`, in [0, 1]. Seeds score 1.
  */
 import type { LinkScorer } from '../../../shared/pipeline/link-scorer.ts';
-import type { CrawlStrategy } from './crawl-strategy.ts';
+import { FOCUSED_CLAIM_WINDOW, type CrawlStrategy } from './crawl-strategy.ts';
 
 export interface NbStrategyOptions {
   scorer: LinkScorer;
@@ -16,6 +16,7 @@ export function createNbStrategy({ scorer, fingerprint }: NbStrategyOptions): Cr
     name: 'nb',
     seedScore: 1,
     fingerprint,
+    claimWindow: FOCUSED_CLAIM_WINDOW,
     // The model was trained on contexts of its topic's window; score the same kind of context.
     contexts: (page) => scorer.contexts(page),
     scoreLinks: (_parent, links) => links.map((link) => scorer.score(link).p),
