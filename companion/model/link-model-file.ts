@@ -17,6 +17,7 @@ import { ModelFileError } from '../../shared/model/model-file-check.ts';
 import type { NaiveBayes } from '../../shared/model/naive-bayes.ts';
 import { addExamples, loadModel, saveModel } from '../../shared/model/model-store.ts';
 import type { LabeledLink, Topic } from '../../shared/model/types.ts';
+import { topicFeatureOptions } from '../../shared/model/topic-features.ts';
 import { LinkScorer } from '../../shared/pipeline/link-scorer.ts';
 import type { Tokenizer } from '../../shared/tokens/types.ts';
 import { openModelFileText, openNodeDb, writeModelFile } from '../platform/node-indexeddb.ts';
@@ -91,7 +92,7 @@ export async function loadLinkModel(path: string, topicName?: string): Promise<L
     const topic = chooseTopic(path, topics, topicName);
     const model = await loadModel(db, topic.id);
     if (!model) throw new ModelFileError(`${path}: topic "${topic.name}" has no trained model (run linkscent train first)`);
-    const features: FeatureOptions = { group: topic.featureGroup, lexicon: topic.lexicon, urlTokens: topic.urlTokens ?? false };
+    const features = topicFeatureOptions(topic);
     return { topic, model, features, fingerprint };
   } finally {
     db.close();

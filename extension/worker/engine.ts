@@ -9,8 +9,8 @@
  * short quiet spell, so a burst of batches costs one write.
  */
 import { linkFeatures } from '../../shared/features/link-features.ts';
-import type { FeatureOptions } from '../../shared/features/types.ts';
 import { NaiveBayes } from '../../shared/model/naive-bayes.ts';
+import { topicFeatureOptions } from '../../shared/model/topic-features.ts';
 import type { Label, LabeledLink, LabelSource, Topic } from '../../shared/model/types.ts';
 import type { LinkContext } from '../../shared/contexts/types.ts';
 import type { Tokenizer } from '../../shared/tokens/types.ts';
@@ -27,14 +27,9 @@ export interface EngineOptions {
   saveDelayMs?: number;
 }
 
-/** The topic's feature options; the companion may keep `urlTokens` on a topic it wrote. */
-export function featureOptions(topic: Topic): FeatureOptions {
-  return { group: topic.featureGroup, lexicon: topic.lexicon, urlTokens: (topic as { urlTokens?: boolean }).urlTokens === true };
-}
-
 /** What a warm model was trained with; a topic with another signature needs retraining. */
 export function modelSignature(topic: Topic): string {
-  const { group, lexicon, urlTokens } = featureOptions(topic);
+  const { group, lexicon, urlTokens } = topicFeatureOptions(topic);
   return JSON.stringify([group, topic.form, [...lexicon].sort(), urlTokens]);
 }
 
@@ -66,7 +61,7 @@ export function createEngine({ tokenizer, repository, saveDelayMs = 500 }: Engin
   const dirty = new Set<string>();
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
 
-  const features = (topic: Topic, context: LinkContext) => linkFeatures(context, tokenizer, featureOptions(topic));
+  const features = (topic: Topic, context: LinkContext) => linkFeatures(context, tokenizer, topicFeatureOptions(topic));
 
   function train(topic: Topic, examples: readonly LabeledLink[]): NaiveBayes {
     const model = new NaiveBayes({ form: topic.form });
