@@ -30,7 +30,7 @@
  *      for both forms.
  *   4. harvest: `crawl` from the portal with nb, best-first (topic keywords) and bfs, 500
  *      pages, delay 0, concurrency 2 (= the per-host cap, so each strategy's order is what is
- *      measured; nb at concurrency 8 is shown too). Harvest at k = on-topic pages (outcome ok,
+ *      measured; nb at concurrency 8 is shown too, both forms). Harvest at k = on-topic pages (outcome ok,
  *      URL matching the pattern) among the first k fetched, from pages.jsonl in fetch order.
  *   5. throughput: `crawl --strategy nb` and crawlee's CheerioCrawler (`support/crawlee-run.ts`)
  *      from the portal over the same sites, same concurrency (8, then 16; LinkScent's per-host
@@ -260,6 +260,7 @@ async function main(): Promise<void> {
       { name: 'best-first', args: ['--strategy', 'best-first', '--topic', TOPIC_KEYWORDS] },
       { name: 'bfs', args: ['--strategy', 'bfs'] },
       { name: 'nb (bernoulli), concurrency 8', args: ['--strategy', 'nb', '--model', model, '--concurrency', '8'] },
+      { name: 'nb (multinomial), concurrency 8', args: ['--strategy', 'nb', '--model', modelMultinomial, '--concurrency', '8'] },
     ];
     const harvestRows: string[][] = [['strategy', ...HARVEST_AT.map((k) => `harvest@${k}`), 'pages/s', 'seen in collect']];
     const harvestJson: Record<string, unknown> = {};

@@ -6,6 +6,7 @@
  * The words here are the command-line contract of DESIGN.md: other tools drive them. Options
  * may be added; an existing option's meaning may not change.
  */
+import { DEFAULT_NB_FORM } from '../../shared/model/nb-counts.ts';
 import { DEFAULT_SERVICE_PORT } from '../../shared/service-api/types.ts';
 import { CRAWL_DEFAULTS } from '../crawl/crawl-options.ts';
 import { DEFAULT_RETRY_POLICY, MAX_RETRIES } from '../fetch/retry-policy.ts';
@@ -72,7 +73,7 @@ export const trainSpec: CommandSpec = {
     out: { type: 'string', value: 'model.json', description: 'Model file to write (a Dexie export the extension imports); required' },
     features: { type: 'string', value: '1|2', description: "Seed 000's feature group: 1 anchor words; 2 anchor + context + lexicon flags", default: '2' },
     lexicon: { type: 'string', value: 'FILE', description: 'Domain lexicon, one term per line (group 2 lexicon flags)' },
-    form: { type: 'string', value: 'bernoulli|multinomial', description: 'Naive Bayes event model', default: 'bernoulli' },
+    form: { type: 'string', value: 'bernoulli|multinomial', description: 'Naive Bayes event model', default: DEFAULT_NB_FORM },
     topic: { type: 'string', value: 'NAME', description: "Topic name", default: "the examples' topic, else default" },
     window,
     threshold: { type: 'string', value: 'P', description: 'P(+) at or above which a link counts as on topic', default: String(DEFAULT_THRESHOLD) },
@@ -98,7 +99,7 @@ export const evalSpec: CommandSpec = {
     split: { type: 'string', value: 'F', description: 'Instead: train on a shuffled fraction F, test on the rest, groups 1 and 2 side by side' },
     seed: { type: 'string', value: 'S', description: 'Shuffle seed for --split', default: String(DEFAULT_SPLIT_SEED) },
     lexicon: { type: 'string', value: 'FILE', description: '--split: domain lexicon for group 2' },
-    form: { type: 'string', value: 'bernoulli|multinomial', description: '--split: Naive Bayes event model', default: 'bernoulli' },
+    form: { type: 'string', value: 'bernoulli|multinomial', description: '--split: Naive Bayes event model', default: DEFAULT_NB_FORM },
     threshold: { type: 'string', value: 'P', description: "P(+) at or above which a link is predicted on topic", default: "the topic's, else 0.5" },
     'url-tokens': { type: 'boolean', description: '--split: add URL tokens as features' },
   },

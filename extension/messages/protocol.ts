@@ -116,7 +116,7 @@ export interface TopicInput {
   threshold?: number;
   /** Default 2. */
   featureGroup?: FeatureGroup;
-  /** Default 'bernoulli'. */
+  /** Default `DEFAULT_NB_FORM` (multinomial). */
   form?: NbForm;
   /** Default 80. */
   window?: number;

@@ -10,10 +10,10 @@ import type { FeatureGroup } from '../../shared/features/types.ts';
 import type { NbForm, Topic } from '../../shared/model/types.ts';
 import type { TopicInput } from '../messages/protocol.ts';
 import { parseLines } from '../ui/dom.ts';
+import { TOPIC_DEFAULTS } from '../storage/validate.ts';
 import type { Translate } from '../ui/i18n.ts';
 
 /** Defaults of a new topic, as documented on `TopicInput`. */
-export const TOPIC_DEFAULTS = { threshold: 0.5, featureGroup: 2, form: 'bernoulli', window: 80 } as const;
 
 type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 
@@ -53,7 +53,7 @@ export function readTopicForm(form: HTMLFormElement, t: Translate): { topic: Top
   if (!Number.isInteger(window) || window < 1) return { error: t('optionsErrorWindow') };
 
   const featureGroup: FeatureGroup = field(form, 'featureGroup').value === '1' ? 1 : 2;
-  const nbForm: NbForm = field(form, 'form').value === 'multinomial' ? 'multinomial' : 'bernoulli';
+  const nbForm: NbForm = field(form, 'form').value === 'bernoulli' ? 'bernoulli' : 'multinomial';
   const id = field(form, 'id').value;
   return {
     topic: {

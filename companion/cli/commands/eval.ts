@@ -11,6 +11,7 @@
  * be tested on what it was trained with.
  */
 import type { LabeledLink, NbForm } from '../../../shared/model/types.ts';
+import { DEFAULT_NB_FORM, NB_FORMS } from '../../../shared/model/nb-counts.ts';
 import type { Args } from '../args.ts';
 import { CliFailure, UsageError } from '../errors.ts';
 import type { CliIo } from '../io.ts';
@@ -32,7 +33,7 @@ export async function run(args: Args, io: CliIo): Promise<void> {
   if (args.has('model-topic')) throw new UsageError('--model-topic chooses a topic in --model; it has no use with --split');
   const split = args.number('split', { min: 0, max: 1, open: true, what: 'a fraction between 0 and 1 (exclusive)' });
   const seed = args.nonNegativeInt('seed', DEFAULT_SPLIT_SEED);
-  const form = args.choice<NbForm>('form', ['bernoulli', 'multinomial'], 'bernoulli');
+  const form = args.choice<NbForm>('form', NB_FORMS, DEFAULT_NB_FORM);
   return evalSplit(args, io, labeledPath, { split, seed, form, threshold: threshold ?? DEFAULT_THRESHOLD });
 }
 

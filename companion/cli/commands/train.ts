@@ -5,6 +5,7 @@
  */
 import type { FeatureGroup } from '../../../shared/features/types.ts';
 import type { NbForm } from '../../../shared/model/types.ts';
+import { DEFAULT_NB_FORM, NB_FORMS } from '../../../shared/model/nb-counts.ts';
 import { CRAWL_DEFAULTS } from '../../crawl/crawl-options.ts';
 import type { Args } from '../args.ts';
 import { CliFailure, UsageError } from '../errors.ts';
@@ -21,7 +22,7 @@ export async function run(args: Args, io: CliIo): Promise<void> {
   if (args.positionals.length === 0) throw new UsageError('missing <labeled.jsonl> (or --pages FILE for the page classifier)');
 
   const group = Number(args.choice('features', ['1', '2'], '2')) as FeatureGroup;
-  const form = args.choice<NbForm>('form', ['bernoulli', 'multinomial'], 'bernoulli');
+  const form = args.choice<NbForm>('form', NB_FORMS, DEFAULT_NB_FORM);
   const window = args.positiveInt('window', DEFAULT_WINDOW);
   const threshold = args.number('threshold', { min: 0, max: 1, what: 'a probability from 0 to 1' }, DEFAULT_THRESHOLD);
   const urlTokens = args.flag('url-tokens');

@@ -14,7 +14,7 @@ describe('topic validation', () => {
         negative: [],
         threshold: 0.5,
         featureGroup: 2,
-        form: 'bernoulli',
+        form: 'multinomial',
         window: 80,
       },
     });
