@@ -65,7 +65,7 @@ export const trainSpec: CommandSpec = {
   name: 'train',
   summary: 'train the link classifier from labeled links, or the page classifier from labeled pages',
   usage: [
-    'train <labeled.jsonl>... --out model.json [--features 1|2] [--lexicon FILE] [--form bernoulli|multinomial]',
+    'train <labeled.jsonl>... --out model.json [--features 1|2] [--lexicon FILE] [--form bernoulli|multinomial] [--positive <pattern>...]',
     'train --pages pages.jsonl --out page-model.json [--top-k K]',
   ],
   positionals: { name: '<labeled.jsonl>', min: 0 },
@@ -78,6 +78,8 @@ export const trainSpec: CommandSpec = {
     window,
     threshold: { type: 'string', value: 'P', description: 'P(+) at or above which a link counts as on topic', default: String(DEFAULT_THRESHOLD) },
     'url-tokens': { type: 'boolean', description: 'Add URL host and path tokens as features' },
+    positive: { type: 'string', multiple: true, value: 'pattern', description: "On-topic URL patterns kept on the topic (as collect's), so the extension and served crawls go on labeling" },
+    negative: { type: 'string', multiple: true, value: 'pattern', description: 'Off-topic URL patterns kept on the topic' },
     pages: { type: 'string', value: 'pages.jsonl', description: 'Train the page classifier from {url, label} or {url, html, label} lines instead' },
     'top-k': { type: 'string', value: 'K', description: 'Page classifier: features kept by information gain (seed 004 ch. 4)', default: String(DEFAULT_TOP_K) },
     'delay-ms': { type: 'string', value: 'D', description: 'Page classifier: ms between fetches of pages given without html', default: String(CRAWL_DEFAULTS.delayMs) },

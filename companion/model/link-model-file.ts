@@ -36,6 +36,9 @@ export interface LoadedLinkModel {
 
 export interface SaveLinkModelInput extends Omit<Topic, 'id' | 'positive' | 'negative' | 'urlTokens'> {
   urlTokens: boolean;
+  /** The topic's on- and off-topic URL patterns, kept so that whoever browses or crawls with the model labels links on. Default none. */
+  positive?: string[];
+  negative?: string[];
   model: NaiveBayes;
   examples: LabeledLink[];
 }
@@ -49,7 +52,8 @@ export async function saveLinkModel(path: string, input: SaveLinkModelInput): Pr
   const { model, examples, ...fields } = input;
   // `urlTokens` rides on the topic row, so that whoever scores with this model featurises
   // links as training did.
-  const topic: Topic = { id: topicIdOf(fields.name), positive: [], negative: [], ...fields };
+  const { positive = [], negative = [], ...rest } = fields;
+  const topic: Topic = { id: topicIdOf(fields.name), positive, negative, ...rest };
   const db = await openNodeDb();
   try {
     await saveModel(db, topic, model);

@@ -9,10 +9,11 @@ import { DEFAULT_NB_FORM, NB_FORMS } from '../../../shared/model/nb-counts.ts';
 import { CRAWL_DEFAULTS } from '../../crawl/crawl-options.ts';
 import type { Args } from '../args.ts';
 import { CliFailure, UsageError } from '../errors.ts';
+import { createPatternLabeler } from '../pattern-labeler.ts';
 import type { CliIo } from '../io.ts';
 import { DEFAULT_THRESHOLD, DEFAULT_TOP_K, DEFAULT_TOPIC, DEFAULT_WINDOW } from '../specs.ts';
 
-const LINK_ONLY = ['features', 'lexicon', 'form', 'topic', 'window', 'threshold', 'url-tokens'] as const;
+const LINK_ONLY = ['features', 'lexicon', 'form', 'topic', 'window', 'threshold', 'url-tokens', 'positive', 'negative'] as const;
 const PAGES_ONLY = ['top-k', 'delay-ms'] as const;
 
 export async function run(args: Args, io: CliIo): Promise<void> {
@@ -26,6 +27,10 @@ export async function run(args: Args, io: CliIo): Promise<void> {
   const window = args.positiveInt('window', DEFAULT_WINDOW);
   const threshold = args.number('threshold', { min: 0, max: 1, what: 'a probability from 0 to 1' }, DEFAULT_THRESHOLD);
   const urlTokens = args.flag('url-tokens');
+  const positive = args.list('positive');
+  const negative = args.list('negative');
+  createPatternLabeler(positive, negative); // a bad pattern is bad usage, before any work
+  if (negative.length > 0 && positive.length === 0) throw new UsageError('--negative needs --positive: without on-topic patterns a topic labels nothing');
   const lexiconPath = args.string('lexicon');
   const lexicon = lexiconPath === undefined ? [] : (await import('../lexicon-file.ts')).readLexiconFile(lexiconPath);
   if (lexicon.length > 0 && group === 1) io.warn('linkscent train: warning: --lexicon has no effect with --features 1 (lexicon flags are group 2)');
@@ -56,6 +61,8 @@ export async function run(args: Args, io: CliIo): Promise<void> {
     form,
     window,
     urlTokens,
+    positive,
+    negative,
     model,
     examples,
   });

@@ -133,6 +133,21 @@ describe('linkscent train', () => {
     expect(file.data.tables.length).toBeGreaterThan(0);
   });
 
+  it('keeps --positive and --negative patterns on the topic, and refuses a bad one', async () => {
+    const withPatterns = join(dir, 'patterned-model.json');
+    const result = await runCli(['train', labeled, '--out', withPatterns, '--positive', `${site.origin}/finance/*`, '--negative', `${site.origin}/sports/*`]);
+    expect(result.code, result.stderr).toBe(0);
+    const { loadLinkModel } = await import('../../../companion/model/link-model-file.ts');
+    const { topic } = await loadLinkModel(withPatterns);
+    expect(topic).toMatchObject({ positive: [`${site.origin}/finance/*`], negative: [`${site.origin}/sports/*`] });
+
+    const bad = await runCli(['train', labeled, '--out', join(dir, 'never.json'), '--positive', 'not a host']);
+    expect(bad.code).toBe(2);
+    expect(bad.errorLines).toHaveLength(1);
+    expect(bad.errorLines[0]).toMatch(/^linkscent train: --positive "not a host": URL pattern is not a valid host name/);
+    expect(existsSync(join(dir, 'never.json'))).toBe(false);
+  });
+
   it('skips a bad line with a warning naming file and line, and trains on the rest', async () => {
     const damaged = join(dir, 'damaged.jsonl');
     writeFileSync(damaged, readFileSync(labeled, 'utf8'));
