@@ -18,18 +18,17 @@
  * does not attach to action popups, so it is driven through the options page, an extension page
  * of the same origin and process, with `chrome.extension.getViews({ type: 'popup' })`.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
-import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../companion/service/server.ts';
-import { distDir, ensureBuilt } from '../support/ensure-built.ts';
+import { chromiumSkipReason, launchChromiumWithExtension, type ExtensionBrowser } from './support/chromium.ts';
 import { startTopicSite, type TopicSite } from './support/topic-pages.ts';
 
-const CHROMIUM = process.env.LINKSCENT_CHROMIUM ?? '/usr/bin/chromium';
-const skipReason = existsSync(CHROMIUM) ? null : `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)`;
+const skipReason = chromiumSkipReason;
 if (skipReason) console.warn(`crawl-from-here e2e skipped: ${skipReason}`);
 
 /** A loopback port nothing listens on (bound, then released). */
@@ -50,7 +49,7 @@ describe.skipIf(skipReason !== null)('Crawl from here (extension + companion ser
   let site: TopicSite;
   let service: RunningService;
   let home: string;
-  let profile: string;
+  let browser: ExtensionBrowser;
   let context: BrowserContext;
   let serviceWorker: Worker;
   let options: Page;
@@ -59,39 +58,18 @@ describe.skipIf(skipReason !== null)('Crawl from here (extension + companion ser
   const serviceLog: string[] = [];
 
   beforeAll(async () => {
-    ensureBuilt('chromium');
-    const extension = distDir('chromium');
     home = mkdtempSync(join(tmpdir(), 'linkscent-service-'));
     service = await startService({ port: 0, home, log: (line) => serviceLog.push(line) });
     site = await startTopicSite();
-    profile = mkdtempSync(join(tmpdir(), 'linkscent-e2e-crawl-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: false,
-      args: [
-        '--headless=new',
-        `--disable-extensions-except=${extension}`,
-        `--load-extension=${extension}`,
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-    serviceWorker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 30_000 }));
-    const extensionId = new URL(serviceWorker.url()).host;
-    options = await context.newPage();
-    await options.goto(`chrome-extension://${extensionId}/extension/options/index.html`);
+    browser = await launchChromiumWithExtension('linkscent-e2e-crawl-');
+    ({ context, serviceWorker, options } = browser);
   }, 600_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await service?.close();
     await site?.close();
-    for (const dir of [profile, home]) if (dir) rmSync(dir, { recursive: true, force: true });
+    if (home) rmSync(home, { recursive: true, force: true });
     if (serviceLog.length > 0) console.info(`service log:\n  ${serviceLog.join('\n  ')}`);
   });
 

@@ -16,35 +16,22 @@
  * The extension is built first when dist/chromium is missing or older than its sources. The test
  * skips, saying why, only when Chromium is not installed (scripts/test-all.mjs installs it).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { distDir, ensureBuilt } from '../support/ensure-built.ts';
+import { chromiumSkipReason, launchChromiumWithExtension, type ExtensionBrowser } from './support/chromium.ts';
+import { modelTables } from './support/model-tables.ts';
 import { startTopicSite, type TopicSite } from './support/topic-pages.ts';
 
-const CHROMIUM = process.env.LINKSCENT_CHROMIUM ?? '/usr/bin/chromium';
 const LEVEL = 'data-linkscent-level';
 
-const skipReason = existsSync(CHROMIUM) ? null : `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)`;
+const skipReason = chromiumSkipReason;
 if (skipReason) console.warn(`extension e2e skipped: ${skipReason}`);
-
-/** A model file's topics, examples and model rows, without ids and save times. */
-function modelTables(fileText: string) {
-  const file = JSON.parse(fileText) as { data: { data: { tableName: string; rows: Record<string, unknown>[] }[] } };
-  const rows = (name: string) =>
-    (file.data.data.find((table) => table.tableName === name)?.rows ?? [])
-      .map(({ id: _id, savedAt: _savedAt, addedAt: _addedAt, $types: _types, ...row }) => JSON.stringify(row))
-      .sort();
-  const tables = { topics: rows('topics'), examples: rows('examples'), models: rows('models'), features: rows('features') };
-  expect(tables.examples).toHaveLength(48);
-  expect(tables.features.length).toBeGreaterThan(10);
-  return tables;
-}
 
 describe.skipIf(skipReason !== null)('extension end to end (Chromium)', () => {
   let site: TopicSite;
+  let browser: ExtensionBrowser;
   let context: BrowserContext;
   let profile: string;
   let serviceWorker: Worker;
@@ -54,37 +41,14 @@ describe.skipIf(skipReason !== null)('extension end to end (Chromium)', () => {
   let levelsBefore: Record<string, string | null>;
 
   beforeAll(async () => {
-    ensureBuilt('chromium');
-    const extension = distDir('chromium');
     site = await startTopicSite();
-    profile = mkdtempSync(join(tmpdir(), 'linkscent-e2e-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      // Extensions need Chromium's new headless mode, asked for by flag.
-      headless: false,
-      args: [
-        '--headless=new',
-        `--disable-extensions-except=${extension}`,
-        `--load-extension=${extension}`,
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-    serviceWorker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 30_000 }));
-    extensionId = new URL(serviceWorker.url()).host;
-    options = await context.newPage();
-    await options.goto(`chrome-extension://${extensionId}/extension/options/index.html`);
+    browser = await launchChromiumWithExtension('linkscent-e2e-');
+    ({ context, serviceWorker, extensionId, options, profile } = browser);
   }, 600_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await site?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   /** Sends a protocol message from the options page, as the popup and options do. */

@@ -32,6 +32,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { distDir, ensureBuilt } from '../support/ensure-built.ts';
 import { BidiClient } from './support/bidi-client.ts';
 import { launchFirefox, type Firefox } from './support/firefox.ts';
+import { modelTables } from './support/model-tables.ts';
 import { startTopicSite, type TopicSite } from './support/topic-pages.ts';
 
 const FIREFOX = process.env.LINKSCENT_FIREFOX ?? '/usr/bin/firefox-esr';
@@ -59,19 +60,6 @@ interface BrowserApi {
   runtime: { id: string; sendMessage(m: object): Promise<unknown>; getBackgroundPage(): Promise<Window & Record<string, unknown>> };
   tabs: { query(q: object): Promise<{ id?: number }[]> };
   action: { getBadgeText(d: { tabId: number }): Promise<string> };
-}
-
-/** A model file's topics, examples and model rows, without ids and save times. */
-function modelTables(fileText: string) {
-  const file = JSON.parse(fileText) as { data: { data: { tableName: string; rows: Record<string, unknown>[] }[] } };
-  const rows = (name: string) =>
-    (file.data.data.find((table) => table.tableName === name)?.rows ?? [])
-      .map(({ id: _id, savedAt: _savedAt, addedAt: _addedAt, $types: _types, ...row }) => JSON.stringify(row))
-      .sort();
-  const tables = { topics: rows('topics'), examples: rows('examples'), models: rows('models'), features: rows('features') };
-  expect(tables.examples).toHaveLength(48);
-  expect(tables.features.length).toBeGreaterThan(10);
-  return tables;
 }
 
 describe.skipIf(skipReason !== null)('extension end to end (Firefox)', () => {
