@@ -48,7 +48,8 @@ export interface CrawlOptions {
   fetch: FetchOptions;
   /**
    * Retries of transient failures (`fetch/retry-policy.ts`): `retries` default 2 (0 = none, at
-   * most 10), `backoffMs` default 1 000, `maxRetryAfterMs` default 30 000. A page is recorded
+   * most 10), `backoffMs` default 1 000, `maxRetryAfterMs` default 30 000, `robotsRetryMs` default
+   * 300 000 (a host with an unreachable robots.txt waits that long, `retries` times). A page is recorded
    * once, with its last attempt's outcome; missing fields take the defaults.
    */
   retry: RetryPolicy;
@@ -142,6 +143,7 @@ export function validateCrawlOptions(input: CrawlOptionsInput): CrawlOptions {
   wholeNumber('retry.retries', retry.retries, 0, MAX_RETRIES);
   wholeNumber('retry.backoffMs', retry.backoffMs, 0);
   wholeNumber('retry.maxRetryAfterMs', retry.maxRetryAfterMs, 0);
+  wholeNumber('retry.robotsRetryMs', retry.robotsRetryMs, 0);
   let fetch: FetchOptions;
   try {
     fetch = validateFetchOptions(input.fetch ?? {});

@@ -25,6 +25,8 @@ export class CrawlState {
   readonly startedAt = Date.now();
   readonly #perHostFetched: Map<string, number>;
   readonly #perHostInFlight = new Map<string, number>();
+  /** Hosts set aside while their robots.txt is unreachable: until when, and how many verdicts so far. */
+  readonly #deferred = new Map<string, { until: number; verdicts: number }>();
   readonly #waiters: (() => void)[] = [];
   #counts: StoreCounts;
   #countsAt = 0;
@@ -49,8 +51,10 @@ export class CrawlState {
     return this.fetched + this.inFlight < this.options.maxPages;
   }
 
-  /** The frontier claim rule: per-host concurrency (skip for now) and per-host cap (drop). */
+  /** The frontier claim rule: set-aside hosts and per-host concurrency (skip for now), per-host cap (drop). */
   decide = (row: FrontierRow): ClaimDecision => {
+    const deferred = this.#deferred.get(row.host);
+    if (deferred !== undefined && deferred.until > Date.now()) return 'skip';
     const busy = this.#perHostInFlight.get(row.host) ?? 0;
     const cap = this.options.maxPagesPerHost;
     if (cap !== null) {
@@ -60,6 +64,28 @@ export class CrawlState {
     }
     return busy >= this.options.perHostConcurrency ? 'skip' : 'take';
   };
+
+  /**
+   * Sets a host aside until `until`, its robots.txt being unreachable; false once the host has
+   * had `retries` such verdicts already, when its URLs are to be recorded robots-denied instead.
+   * URLs of one host meeting the same verdict count once.
+   */
+  deferHost(host: string, until: number, retries: number): boolean {
+    const known = this.#deferred.get(host);
+    if (known?.until === until) return true;
+    const verdicts = (known?.verdicts ?? 0) + 1;
+    if (verdicts > retries) return false;
+    this.#deferred.set(host, { until, verdicts });
+    return true;
+  }
+
+  /** When the earliest set-aside host may be tried again, or undefined when none waits. */
+  nextDeferralEnd(): number | undefined {
+    const now = Date.now();
+    let next: number | undefined;
+    for (const { until } of this.#deferred.values()) if (until > now && (next === undefined || until < next)) next = until;
+    return next;
+  }
 
   /** Whether a host still takes pages (children of capped hosts are not enqueued). */
   hostOpen(host: string): boolean {

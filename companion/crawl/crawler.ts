@@ -24,6 +24,19 @@ import { join } from 'node:path';
 import { STORE_FILE } from '../store/crawl-store.ts';
 import { DEFAULT_CLAIM_WINDOW } from './strategies/crawl-strategy.ts';
 
+/** Resolves after `ms`, or at once when `signal` aborts (the loop then sees the abort). */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, Math.max(0, ms));
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
 export type StopReason = 'max-pages' | 'frontier-empty' | 'aborted';
 
 export interface CrawlSummary {
@@ -66,6 +79,12 @@ export async function runCrawl(input: CrawlOptionsInput): Promise<CrawlSummary> 
       const row = state.budgetLeft ? store.claimNext(state.decide, claimWindow) : undefined;
       if (!row) {
         if (state.inFlight === 0) {
+          // Hosts set aside (robots.txt unreachable) hold URLs still to come: wait for the first.
+          const resumeAt = state.budgetLeft ? state.nextDeferralEnd() : undefined;
+          if (resumeAt !== undefined) {
+            await sleep(resumeAt - Date.now(), options.signal);
+            continue;
+          }
           state.wake(); // nothing queued (or budget spent) and nothing coming: everyone stops
           return;
         }

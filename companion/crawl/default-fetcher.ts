@@ -15,11 +15,11 @@ export interface ClosableFetcher extends CrawlFetcher {
 }
 
 export function createFetcher(options: CrawlOptions): ClosableFetcher {
-  const robots = new RobotsCache({ userAgent: options.fetch.userAgent, fetch: options.fetch });
+  const robots = new RobotsCache({ userAgent: options.fetch.userAgent, fetch: options.fetch, unreachableRetryMs: options.retry.robotsRetryMs });
   const scheduler = new HostScheduler({ perHostConcurrency: options.perHostConcurrency, delayMs: options.delayMs });
   const allowHop = (url: string) => trapReason(url, options.traps) === null;
   return {
-    isAllowed: (url) => robots.isAllowed(url),
+    robotsAccess: (url) => robots.access(url),
     async acquire(url, host, signal) {
       const crawlDelayMs = await robots.crawlDelayMs(url);
       return scheduler.acquire(host, crawlDelayMs, signal);

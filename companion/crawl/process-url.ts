@@ -7,6 +7,7 @@ import { extractContexts } from '../../shared/contexts/extract-contexts.ts';
 import { segmentsFromHtml } from '../../shared/segments/from-html.ts';
 import type { PageSegments } from '../../shared/segments/types.ts';
 import type { FetchedPage } from '../fetch/fetch-page.ts';
+import type { RobotsAccess } from '../fetch/robots.ts';
 import { hostOf, type CrawlStore } from '../store/crawl-store.ts';
 import type { FrontierEntry, FrontierRow, PageRecord } from '../store/records.ts';
 import { errorLine, reactionTo, SkipUrlError } from './crawl-errors.ts';
@@ -20,8 +21,8 @@ import { pageText } from './strategies/term-vector.ts';
 
 /** The network side the loop needs, composed from the fetch layer in `crawler.ts`. */
 export interface CrawlFetcher {
-  /** robots.txt says this URL may be fetched. */
-  isAllowed(url: string): Promise<boolean>;
+  /** What robots.txt says of this URL. */
+  robotsAccess(url: string): Promise<RobotsAccess>;
   /** Waits for a politeness slot on the URL's host; call the result when the fetch is over. */
   acquire(url: string, host: string, signal: AbortSignal | undefined): Promise<() => void>;
   /** Holds new requests to the host back for `delayMs` (a Retry-After, a retry's backoff). */
@@ -45,8 +46,16 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
   let recorded = false;
   try {
     if (!(await runHooks(ctx.options.hooks, 'beforeFetch', task))) throw new SkipUrlError('skipped by a beforeFetch hook');
-    if (!(await ctx.fetcher.isAllowed(task.url))) {
-      const stored = commit(ctx, baseRecord(task, { outcome: 'robots-denied', error: 'disallowed by robots.txt' }), []);
+    const access = await ctx.fetcher.robotsAccess(task.url);
+    if (access !== 'allowed') {
+      if (access !== 'denied' && ctx.state.deferHost(row.host, access.unreachableUntil, ctx.options.retry.retries)) {
+        // robots.txt unreachable: the host is set aside until it is asked again; the URL was
+        // never tried, so it stays queued rather than being lost to a passing outage.
+        ctx.store.requeue(task.url);
+        return;
+      }
+      const error = access === 'denied' ? 'disallowed by robots.txt' : `robots.txt unreachable (asked ${ctx.options.retry.retries + 1} times)`;
+      const stored = commit(ctx, baseRecord(task, { outcome: 'robots-denied', error }), []);
       recorded = true;
       await runHooks(ctx.options.hooks, 'pageStored', stored);
       return;

@@ -17,6 +17,10 @@
  *     scheduler already spaces requests to one host.
  * The wait applies to the whole host, not only this URL (`HostScheduler.backOff`): a server that
  * says it is overloaded is overloaded for every page.
+ *
+ * A host whose robots.txt is unreachable (5xx, 429, timeout, network error: RFC 9309 says crawl
+ * nothing then) is set aside for `robotsRetryMs` and asked again, up to `retries` times; its URLs
+ * stay queued meanwhile. Only then are they recorded robots-denied.
  */
 import type { FetchedPage } from './fetch-page.ts';
 
@@ -27,11 +31,13 @@ export interface RetryPolicy {
   backoffMs: number;
   /** Longest Retry-After in ms that is waited out; a longer one ends the attempts. Default 30 000. */
   maxRetryAfterMs: number;
+  /** How long a host with an unreachable robots.txt is set aside before it is asked again. Default 300 000 (Google's order). */
+  robotsRetryMs: number;
 }
 
 export const MAX_RETRIES = 10;
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({ retries: 2, backoffMs: 1_000, maxRetryAfterMs: 30_000 });
+export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({ retries: 2, backoffMs: 1_000, maxRetryAfterMs: 30_000, robotsRetryMs: 300_000 });
 
 /** HTTP statuses that say "not now" rather than "no". */
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([408, 429, 502, 503, 504]);

@@ -47,6 +47,9 @@ export type RobotsVerdict =
   | { kind: 'allow-all'; status: number; reason: string }
   | { kind: 'disallow-all'; status: number; reason: string; until: number };
 
+/** What robots.txt says of one URL: yes, no, or nothing yet (unreachable until then). */
+export type RobotsAccess = 'allowed' | 'denied' | { unreachableUntil: number };
+
 export class RobotsCache {
   private readonly entries = new Map<string, Promise<RobotsVerdict>>();
   private readonly unreachableRetryMs: number;
@@ -59,13 +62,21 @@ export class RobotsCache {
 
   /** Whether our user agent may fetch `url`. Non-HTTP or unparsable URLs are never allowed. */
   async isAllowed(url: string): Promise<boolean> {
+    return (await this.access(url)) === 'allowed';
+  }
+
+  /**
+   * Like `isAllowed`, telling a refusal by the rules from robots.txt being unreachable for now:
+   * then `{ unreachableUntil }`, when the verdict expires and robots.txt is asked for again.
+   */
+  async access(url: string): Promise<RobotsAccess> {
     const parsed = parseHttpUrl(url);
-    if (!parsed) return false;
-    if (parsed.pathname === '/robots.txt') return true;
+    if (!parsed) return 'denied';
+    if (parsed.pathname === '/robots.txt') return 'allowed';
     const verdict = await this.verdict(parsed.origin);
-    if (verdict.kind === 'allow-all') return true;
-    if (verdict.kind === 'disallow-all') return false;
-    return verdict.rules.isAllowed(parsed.href, this.options.userAgent) ?? true;
+    if (verdict.kind === 'allow-all') return 'allowed';
+    if (verdict.kind === 'disallow-all') return { unreachableUntil: verdict.until };
+    return (verdict.rules.isAllowed(parsed.href, this.options.userAgent) ?? true) ? 'allowed' : 'denied';
   }
 
   /** The origin's Crawl-delay for our user agent in ms (capped), or undefined when none is set. */
