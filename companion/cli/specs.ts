@@ -17,7 +17,6 @@ export const DEFAULT_THRESHOLD = 0.5;
 export const DEFAULT_TOPIC = 'default';
 export const DEFAULT_TOP_K = 2000;
 export const DEFAULT_SPLIT_SEED = 1;
-/** `linkscent serve`'s port (docs/service-api.md); companion/service/config.ts uses the same. */
 
 const window = {
   type: 'string',
