@@ -3,6 +3,7 @@
  * walks. happy-dom gives a real `Document`; parse5 gives the spec's tree.
  */
 import type { Window } from 'happy-dom';
+import { parse } from 'parse5';
 import type { DomNodeLike } from '../../../shared/segments/index.ts';
 import { parsingWindow } from '../../support/happy-dom-window.ts';
 
@@ -17,15 +18,9 @@ export async function withDocument<T>(html: string, url: string, use: (document:
   }
 }
 
-/**
- * parse5 is the WHATWG-conformant HTML tree builder (what browsers build, to the node). It is not
- * a declared dependency of LinkScent (it arrives with @crawlee/cheerio), so the parity test runs
- * against it only when it resolves; `undefined` otherwise.
- */
-export async function loadParse5Parser(): Promise<((html: string) => DomNodeLike) | undefined> {
-  const module: { parse?: (html: string) => Parse5Node } | undefined = await import('parse5').catch(() => undefined);
-  const parse = module?.parse;
-  return parse === undefined ? undefined : (html) => adaptParse5(parse(html));
+/** `html` as parse5, the WHATWG-conformant HTML tree builder, builds it: what a browser builds, to the node. */
+export function parse5Document(html: string): DomNodeLike {
+  return adaptParse5(parse(html) as unknown as Parse5Node);
 }
 
 interface Parse5Node {

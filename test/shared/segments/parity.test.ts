@@ -4,7 +4,7 @@
  * segments and the same link contexts for the same HTML (DESIGN.md: a model trained on one side
  * scores the same on the other).
  *
- * Two DOMs: happy-dom (a real `Document`, as the extension walks) and, when it resolves, parse5
+ * Two DOMs: happy-dom (a real `Document`, as the extension walks) and parse5
  * (the WHATWG tree builder, i.e. what a browser builds). happy-dom is not fully conformant: it
  * drops a stray `</p>` and `</br>`, where the spec (and browsers, parse5 and htmlparser2) make an
  * empty `<p>` and a `<br>`; those cases run against parse5 only (HAPPY_DOM_DEVIATIONS).
@@ -27,7 +27,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractContexts } from '../../../shared/contexts/index.ts';
 import { type PageSegments, segmentsFromDom, segmentsFromHtml } from '../../../shared/segments/index.ts';
-import { loadParse5Parser, withDocument } from './dom-support.ts';
+import { parse5Document, withDocument } from './dom-support.ts';
 
 const fixtures = resolve(import.meta.dirname, '../../fixtures/html');
 const pageUrl = 'http://finance.example.com.cn/channel/index.html';
@@ -77,10 +77,8 @@ describe('segmentsFromDom over happy-dom agrees with segmentsFromHtml', () => {
   });
 });
 
-const parse5 = await loadParse5Parser();
-
-describe.skipIf(parse5 === undefined)('segmentsFromDom over parse5 (the spec tree) agrees with segmentsFromHtml', () => {
+describe('segmentsFromDom over parse5 (the spec tree) agrees with segmentsFromHtml', () => {
   it.each([...cases, ...Object.entries(HAPPY_DOM_DEVIATIONS)])('%s', (_name, html) => {
-    expectSamePage(segmentsFromDom(parse5!(html), pageUrl), segmentsFromHtml(html, pageUrl));
+    expectSamePage(segmentsFromDom(parse5Document(html), pageUrl), segmentsFromHtml(html, pageUrl));
   });
 });
