@@ -16,7 +16,7 @@ import { createEngine, type Engine } from '../../../extension/worker/engine.ts';
 import { extractContexts } from '../../../shared/contexts/index.ts';
 import type { LinkScentDb } from '../../../shared/model/db-schema.ts';
 import type { Topic } from '../../../shared/model/types.ts';
-import { segmentsFromDom, segmentsFromHtml, type DomNodeLike } from '../../../shared/segments/index.ts';
+import { segmentsFromDom, segmentsFromHtml } from '../../../shared/segments/index.ts';
 import { withDocument } from '../../shared/segments/dom-support.ts';
 import { hubExamples, memoryDb, tokenizer, topic as makeTopic } from '../support/memory-db.ts';
 
@@ -53,7 +53,7 @@ describe.each(['multinomial', 'bernoulli'] as const)('the same page scored on bo
 
     // The extension: the DOM producer, the topic's window, the worker's verdicts.
     const contexts = await withDocument(html, pageUrl, (document) =>
-      extractContexts(segmentsFromDom(document as unknown as DomNodeLike, pageUrl), { window: topic.window }),
+      extractContexts(segmentsFromDom(document, pageUrl), { window: topic.window }),
     );
     const verdicts = await engine.scoreLinks(topic, contexts.map((context, ref) => ({ ...context, ref })));
     await engine.flush();
