@@ -51,10 +51,8 @@ export class CrawlState {
     return this.fetched + this.inFlight < this.options.maxPages;
   }
 
-  /** The frontier claim rule: set-aside hosts and per-host concurrency (skip for now), per-host cap (drop). */
+  /** The frontier claim rule: per-host concurrency (skip for now) and per-host cap (drop). */
   decide = (row: FrontierRow): ClaimDecision => {
-    const deferred = this.#deferred.get(row.host);
-    if (deferred !== undefined && deferred.until > Date.now()) return 'skip';
     const busy = this.#perHostInFlight.get(row.host) ?? 0;
     const cap = this.options.maxPagesPerHost;
     if (cap !== null) {
@@ -77,6 +75,12 @@ export class CrawlState {
     if (verdicts > retries) return false;
     this.#deferred.set(host, { until, verdicts });
     return true;
+  }
+
+  /** Hosts set aside now: the claim passes over their URLs (`CrawlStore.claimNext`). */
+  deferredHosts(): string[] {
+    const now = Date.now();
+    return [...this.#deferred].flatMap(([host, { until }]) => (until > now ? [host] : []));
   }
 
   /** When the earliest set-aside host may be tried again, or undefined when none waits. */

@@ -76,7 +76,7 @@ export async function runCrawl(input: CrawlOptionsInput): Promise<CrawlSummary> 
 
   async function worker(): Promise<void> {
     while (!options.signal?.aborted && failure === undefined) {
-      const row = state.budgetLeft ? store.claimNext(state.decide, claimWindow) : undefined;
+      const row = state.budgetLeft ? store.claimNext(state.decide, claimWindow, state.deferredHosts()) : undefined;
       if (!row) {
         if (state.inFlight === 0) {
           // Hosts set aside (robots.txt unreachable) hold URLs still to come: wait for the first.

@@ -48,13 +48,13 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
     if (!(await runHooks(ctx.options.hooks, 'beforeFetch', task))) throw new SkipUrlError('skipped by a beforeFetch hook');
     const access = await ctx.fetcher.robotsAccess(task.url);
     if (access !== 'allowed') {
-      if (access !== 'denied' && ctx.state.deferHost(row.host, access.unreachableUntil, ctx.options.retry.retries)) {
+      if (access !== 'denied' && access.transient && ctx.state.deferHost(row.host, access.unreachableUntil, ctx.options.retry.retries)) {
         // robots.txt unreachable: the host is set aside until it is asked again; the URL was
         // never tried, so it stays queued rather than being lost to a passing outage.
         ctx.store.requeue(task.url);
         return;
       }
-      const error = access === 'denied' ? 'disallowed by robots.txt' : `robots.txt unreachable (asked ${ctx.options.retry.retries + 1} times)`;
+      const error = access === 'denied' ? 'disallowed by robots.txt' : access.transient ? `${access.reason} (asked ${ctx.options.retry.retries + 1} times)` : access.reason;
       const stored = commit(ctx, baseRecord(task, { outcome: 'robots-denied', error }), []);
       recorded = true;
       await runHooks(ctx.options.hooks, 'pageStored', stored);

@@ -18,9 +18,10 @@
  * The wait applies to the whole host, not only this URL (`HostScheduler.backOff`): a server that
  * says it is overloaded is overloaded for every page.
  *
- * A host whose robots.txt is unreachable (5xx, 429, timeout, network error: RFC 9309 says crawl
+ * A host whose robots.txt is unreachable (5xx, 429, timeout, reset, refused: RFC 9309 says crawl
  * nothing then) is set aside for `robotsRetryMs` and asked again, up to `retries` times; its URLs
- * stay queued meanwhile. Only then are they recorded robots-denied.
+ * stay queued meanwhile, the other hosts go on. Only then are they recorded robots-denied. A host
+ * name that does not resolve is recorded at once: waiting would only hold up the crawl's end.
  */
 import type { FetchedPage } from './fetch-page.ts';
 

@@ -9,6 +9,8 @@
  * - 5xx, 429, timeouts and network errors: the site is unreachable or overloaded, so everything
  *   is disallowed *for now*; the verdict expires after `unreachableRetryMs` (default 5 minutes)
  *   and the next question fetches robots.txt again. Google does the same, with longer periods.
+ *   A failure that time will not mend (the host name does not resolve, no route to it) is marked
+ *   not `transient`, so a crawl does not wait on it.
  *
  * Concurrent callers for one origin share one in-flight fetch. Crawl-delay is read for our
  * user agent's group (or `*`) and capped at `maxCrawlDelayMs`, so a hostile `Crawl-delay: 86400`
@@ -45,10 +47,13 @@ type RobotsRules = ReturnType<typeof robotsParser>;
 export type RobotsVerdict =
   | { kind: 'rules'; rules: RobotsRules; status: number }
   | { kind: 'allow-all'; status: number; reason: string }
-  | { kind: 'disallow-all'; status: number; reason: string; until: number };
+  | { kind: 'disallow-all'; status: number; reason: string; until: number; transient: boolean };
 
-/** What robots.txt says of one URL: yes, no, or nothing yet (unreachable until then). */
-export type RobotsAccess = 'allowed' | 'denied' | { unreachableUntil: number };
+/**
+ * What robots.txt says of one URL: yes, no, or nothing because it was unreachable (until when,
+ * why, and whether asking again later may help).
+ */
+export type RobotsAccess = 'allowed' | 'denied' | { unreachableUntil: number; reason: string; transient: boolean };
 
 export class RobotsCache {
   private readonly entries = new Map<string, Promise<RobotsVerdict>>();
@@ -75,7 +80,7 @@ export class RobotsCache {
     if (parsed.pathname === '/robots.txt') return 'allowed';
     const verdict = await this.verdict(parsed.origin);
     if (verdict.kind === 'allow-all') return 'allowed';
-    if (verdict.kind === 'disallow-all') return { unreachableUntil: verdict.until };
+    if (verdict.kind === 'disallow-all') return { unreachableUntil: verdict.until, reason: verdict.reason, transient: verdict.transient };
     return (verdict.rules.isAllowed(parsed.href, this.options.userAgent) ?? true) ? 'allowed' : 'denied';
   }
 
@@ -144,15 +149,16 @@ export class RobotsCache {
         }
         if (REDIRECT_STATUSES.has(status)) return { kind: 'allow-all', status, reason: 'robots.txt redirects too often or nowhere' };
         if (status >= 400 && status < 500 && status !== 429) return { kind: 'allow-all', status, reason: `robots.txt answered HTTP ${status}` };
-        return this.unreachable(status, `robots.txt answered HTTP ${status}`);
+        return this.unreachable(status, `robots.txt answered HTTP ${status}`, true);
       }
     } catch (err) {
-      return this.unreachable(0, `robots.txt unreachable: ${classifyFetchFailure(err).message}`);
+      const failure = classifyFetchFailure(err);
+      return this.unreachable(0, `robots.txt unreachable: ${failure.message}`, failure.retryable);
     }
   }
 
-  private unreachable(status: number, reason: string): RobotsVerdict {
-    return { kind: 'disallow-all', status, reason, until: Date.now() + this.unreachableRetryMs };
+  private unreachable(status: number, reason: string, transient: boolean): RobotsVerdict {
+    return { kind: 'disallow-all', status, reason, until: Date.now() + this.unreachableRetryMs, transient };
   }
 }
 

@@ -153,8 +153,8 @@ export class CrawlStore {
   }
 
   /** The best queued URL `decide` accepts, now in flight (see `FrontierQueries.claim`). */
-  claimNext(decide: (row: FrontierRow) => ClaimDecision = () => 'take', scanLimit = 4096): FrontierRow | undefined {
-    return this.#frontier.claim(decide, scanLimit);
+  claimNext(decide: (row: FrontierRow) => ClaimDecision = () => 'take', scanLimit = 4096, excludedHosts: readonly string[] = []): FrontierRow | undefined {
+    return this.#frontier.claim(decide, scanLimit, excludedHosts);
   }
 
   /** An in-flight URL whose fetch was abandoned (pause/stop): queue it again. */

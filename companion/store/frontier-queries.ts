@@ -66,12 +66,16 @@ export class FrontierQueries {
       INSERT INTO frontier (url, score, depth, parent, host, discovered_at, state)
       VALUES (@url, @score, @depth, @parent, @host, @now, 'done')
       ON CONFLICT (url) DO UPDATE SET state = 'done', reason = NULL`);
+    // @excluded: a JSON list of hosts set aside for now, whose rows neither are claimed nor use
+    // up the walk's limit (a set-aside host's URLs leading the frontier must not stall it).
     this.#first = db.prepare(`
       SELECT * FROM frontier WHERE state = 'queued'
+        AND host NOT IN (SELECT value FROM json_each(@excluded))
       ORDER BY score DESC, seq LIMIT ${FIRST_BATCH}`);
     this.#after = db.prepare(`
       SELECT * FROM frontier WHERE state = 'queued'
         AND (score < @score OR (score = @score AND seq > @seq))
+        AND host NOT IN (SELECT value FROM json_each(@excluded))
       ORDER BY score DESC, seq LIMIT ${CLAIM_BATCH}`);
     this.#setState = db.prepare(`UPDATE frontier SET state = @state, reason = @reason WHERE url = @url`);
     this.#get = db.prepare(`SELECT * FROM frontier WHERE url = ?`);
@@ -93,9 +97,11 @@ export class FrontierQueries {
    * The best queued row that `decide` takes, marked in flight. Rows `decide` drops are marked
    * dropped on the way; rows it skips stay queued. Looks at no more than `scanLimit` rows, so a
    * frontier led by thousands of URLs of one busy host costs a bounded walk, then `undefined`.
+   * Rows of `excludedHosts` are passed over without being looked at or counted.
    */
-  claim(decide: (row: FrontierRow) => ClaimDecision, scanLimit: number): FrontierRow | undefined {
-    let batch = (this.#first.all() as RawFrontierRow[]).map(toRow);
+  claim(decide: (row: FrontierRow) => ClaimDecision, scanLimit: number, excludedHosts: readonly string[] = []): FrontierRow | undefined {
+    const excluded = JSON.stringify(excludedHosts);
+    let batch = (this.#first.all({ excluded }) as RawFrontierRow[]).map(toRow);
     let scanned = 0;
     while (batch.length > 0 && scanned < scanLimit) {
       for (const row of batch) {
@@ -109,7 +115,7 @@ export class FrontierQueries {
         if (scanned >= scanLimit) return undefined;
       }
       const last = batch[batch.length - 1]!;
-      batch = (this.#after.all({ score: last.score, seq: last.seq }) as RawFrontierRow[]).map(toRow);
+      batch = (this.#after.all({ score: last.score, seq: last.seq, excluded }) as RawFrontierRow[]).map(toRow);
     }
     return undefined;
   }

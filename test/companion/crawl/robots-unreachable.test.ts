@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCrawl } from '../../../companion/crawl/crawler.ts';
+import type { CrawlStrategy } from '../../../companion/crawl/strategies/crawl-strategy.ts';
 import { createStrategy } from '../../../companion/crawl/strategies/index.ts';
 import { readPages, tempDir } from './crawl-test-helpers.ts';
 
@@ -20,22 +21,26 @@ afterEach(async () => {
 /** A site on `address` whose robots.txt answers 503 `failures` times, then 404 (no rules). */
 async function site(address: string, failures: number, links: string[] = []) {
   let robotsAsked = 0;
+  const robotsAt: number[] = [];
   const fetched: string[] = [];
+  const fetchedAt: number[] = [];
   const server: Server = createServer((req, res) => {
     if (req.url === '/robots.txt') {
       robotsAsked++;
+      robotsAt.push(Date.now());
       return void res.writeHead(robotsAsked <= failures ? 503 : 404).end();
     }
     fetched.push(req.url ?? '');
+    fetchedAt.push(Date.now());
     const body = req.url === '/' ? links.map((href, i) => `<p><a href="${href}">page ${i}</a></p>`).join('') : '<p>a page</p>';
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<html><body>${body}</body></html>`);
   });
   await new Promise<void>((resolve) => server.listen(0, address, resolve));
   cleanups.push(() => new Promise((resolve) => server.close(resolve)));
-  return { origin: `http://${address}:${(server.address() as AddressInfo).port}`, robotsAsked: () => robotsAsked, fetched };
+  return { origin: `http://${address}:${(server.address() as AddressInfo).port}`, robotsAsked: () => robotsAsked, robotsAt, fetched, fetchedAt };
 }
 
-async function crawl(seeds: string[], retries: number) {
+async function crawl(seeds: string[], retries: number, strategy: CrawlStrategy = createStrategy('bfs'), robotsRetryMs = 150) {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const outDir = join(dir, 'out');
@@ -43,10 +48,10 @@ async function crawl(seeds: string[], retries: number) {
     seeds,
     outDir,
     maxPages: 20,
-    strategy: createStrategy('bfs'),
+    strategy,
     concurrency: 2,
     delayMs: 0,
-    retry: { retries, robotsRetryMs: 150, backoffMs: 10 },
+    retry: { retries, robotsRetryMs, backoffMs: 10 },
     log: () => {},
   });
   return { summary, pages: readPages(outDir) };
@@ -71,7 +76,26 @@ describe('robots.txt unreachable', () => {
     expect(down.robotsAsked()).toBe(2);
     expect(down.fetched).toEqual([]);
     expect(pages).toHaveLength(1);
-    expect(pages[0]).toMatchObject({ outcome: 'robots-denied', error: 'robots.txt unreachable (asked 2 times)' });
+    expect(pages[0]).toMatchObject({ outcome: 'robots-denied', error: 'robots.txt answered HTTP 503 (asked 2 times)' });
     expect(summary).toMatchObject({ fetched: 0, robotsDenied: 1 });
+  });
+
+  it('does not stall a focused crawl whose best URLs are on the set-aside host', async () => {
+    const flaky = await site('127.0.0.1', 1, ['/a', '/b']);
+    const steady = await site('127.0.0.2', 0, ['/c', '/d', '/e']);
+    // A claim window of 1 with the flaky host ranked first: without passing over its URLs, no
+    // worker could claim anything until its robots.txt is asked again.
+    const focused: CrawlStrategy = {
+      name: 'flaky-first',
+      claimWindow: 1,
+      seedScore: 1,
+      scoreLinks: (_parent, links) => links.map((link) => (link.url.startsWith(flaky.origin) ? 0.9 : 0.1)),
+    };
+    const { summary } = await crawl([`${flaky.origin}/`, `${steady.origin}/`], 1, focused, 400);
+    expect(summary).toMatchObject({ fetched: 7, robotsDenied: 0 });
+    expect(steady.fetched.sort()).toEqual(['/', '/c', '/d', '/e']);
+    expect(flaky.robotsAt).toHaveLength(2);
+    // Every steady page was fetched while the flaky host was set aside.
+    expect(Math.max(...steady.fetchedAt)).toBeLessThan(flaky.robotsAt[1]!);
   });
 });

@@ -3,6 +3,7 @@
  * even under concurrency (counted server-side), and the status conventions (4xx allow all,
  * 5xx/unreachable disallow for a while, redirects followed, 500 KiB cap).
  */
+import { Agent } from 'undici';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_FETCH_OPTIONS, DEFAULT_USER_AGENT, type FetchOptions } from '../../../companion/fetch/fetch-options.ts';
 import { closeSharedAgents } from '../../../companion/fetch/http-agent.ts';
@@ -109,7 +110,20 @@ describe('RobotsCache fetching', () => {
     const { refusedOrigin } = await serve();
     const robots = cache();
     expect(await robots.isAllowed(`${refusedOrigin}/`)).toBe(false);
-    expect(await robots.verdict(refusedOrigin)).toMatchObject({ kind: 'disallow-all', status: 0, reason: 'robots.txt unreachable: connection refused' });
+    expect(await robots.verdict(refusedOrigin)).toMatchObject({ kind: 'disallow-all', status: 0, reason: 'robots.txt unreachable: connection refused', transient: true });
+  });
+
+  it('marks an unresolvable host name as not transient: no point asking it again soon', async () => {
+    // undici with a connector that fails as getaddrinfo does for an unknown name; no lookup is made.
+    const dispatcher = new Agent({
+      connect: (_options, callback) => callback(Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.test'), { code: 'ENOTFOUND' }), null),
+    });
+    try {
+      const robots = cache({ dispatcher });
+      expect(await robots.access('http://nowhere.test/page')).toMatchObject({ reason: 'robots.txt unreachable: host not found (DNS)', transient: false });
+    } finally {
+      await dispatcher.close();
+    }
   });
 
   it('follows a redirect and applies the rules to the origin that was asked about', async () => {
