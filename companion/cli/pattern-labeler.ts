@@ -7,8 +7,9 @@
  * broad site is on topic". With no negative pattern, every non-positive link is negative;
  * with some, a link matching neither is left unlabeled (null) rather than guessed.
  */
+import type { LinkContext } from '../../shared/contexts/types.ts';
 import { compileUrlPattern, matchesAny, type UrlMatcher } from '../../shared/urls/url-pattern.ts';
-import type { Label } from '../../shared/model/types.ts';
+import type { Label, LabeledLink } from '../../shared/model/types.ts';
 import { UsageError } from './errors.ts';
 
 export type PatternLabeler = (url: string) => Label | null;
@@ -32,4 +33,18 @@ export function createPatternLabeler(positive: readonly string[], negative: read
     if (negatives.length === 0 || matchesAny(url, negatives)) return 0;
     return null;
   };
+}
+
+/** The labeled links a page's contexts yield under `label`; contexts it says nothing of are left out. */
+export function labelContexts(
+  contexts: readonly LinkContext[],
+  label: PatternLabeler,
+  { source, topic }: Pick<LabeledLink, 'source' | 'topic'>,
+): LabeledLink[] {
+  const links: LabeledLink[] = [];
+  for (const { url, pageUrl, anchor, before, after } of contexts) {
+    const value = label(url);
+    if (value !== null) links.push({ url, pageUrl, anchor, before, after, label: value, source, topic });
+  }
+  return links;
 }

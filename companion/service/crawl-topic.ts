@@ -13,8 +13,8 @@
  * - **sameSite.** URLs off the seeds' hosts are skipped before they are fetched.
  */
 import type { LabeledLink, Topic } from '../../shared/model/types.ts';
-import { compileUrlPattern } from '../../shared/urls/url-pattern.ts';
-import { createPatternLabeler } from '../cli/pattern-labeler.ts';
+import { compileUrlPattern, compileUrlPatterns } from '../../shared/urls/url-pattern.ts';
+import { createPatternLabeler, labelContexts } from '../cli/pattern-labeler.ts';
 import type { CrawlHooks } from '../crawl/crawl-hooks.ts';
 import type { PageJudge } from '../crawl/crawl-options.ts';
 import { hostOf } from '../store/crawl-store.ts';
@@ -62,17 +62,11 @@ export function topicCrawlParts(input: TopicCrawlInput): TopicCrawlParts {
   const positive = topic.positive ?? [];
   if (positive.length > 0) {
     const label = createPatternLabeler(positive, topic.negative ?? []);
-    const onTopic = compileUrlPatternsOr(positive);
+    const onTopic = compileUrlPatterns(positive);
     hooks.push({
       afterParse({ contexts }) {
-        const links: LabeledLink[] = [];
-        for (const context of contexts) {
-          const value = label(context.url);
-          if (value === null) continue;
-          const { url, pageUrl, anchor, before, after } = context;
-          // In the model file an example's topic is its topic's id (the examples table's key).
-          links.push({ url, pageUrl, anchor, before, after, label: value, source: 'crawl', topic: topic.id });
-        }
+        // In the model file an example's topic is its topic's id (the examples table's key).
+        const links = labelContexts(contexts, label, { source: 'crawl', topic: topic.id });
         if (links.length > 0) input.addLabels(links);
       },
     });
@@ -97,9 +91,4 @@ export function topicCrawlParts(input: TopicCrawlInput): TopicCrawlParts {
     },
     relevanceThreshold: topic.threshold,
   };
-}
-
-function compileUrlPatternsOr(patterns: readonly string[]): (url: string) => boolean {
-  const matchers = patterns.map((pattern) => compileUrlPattern(pattern));
-  return (url) => matchers.some((matches) => matches(url));
 }

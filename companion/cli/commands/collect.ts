@@ -9,11 +9,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LabeledLink } from '../../../shared/model/types.ts';
 import type { Args } from '../args.ts';
 import { UsageError } from '../errors.ts';
 import type { CliIo } from '../io.ts';
-import { createPatternLabeler } from '../pattern-labeler.ts';
+import { createPatternLabeler, labelContexts } from '../pattern-labeler.ts';
 import { DEFAULT_TOPIC, DEFAULT_WINDOW } from '../specs.ts';
 import { checkSeedArgs, crawlLimitOptions, EXIT_INTERRUPTED, installInterrupt } from './crawl-common.ts';
 
@@ -56,14 +55,7 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
       hooks: [
         {
           afterParse({ contexts }) {
-            const examples: LabeledLink[] = [];
-            for (const context of contexts) {
-              const value = label(context.url);
-              if (value === null) continue;
-              const { url, pageUrl, anchor, before, after } = context;
-              examples.push({ url, pageUrl, anchor, before, after, label: value, source: 'pattern', topic });
-            }
-            writer.writePage(examples);
+            writer.writePage(labelContexts(contexts, label, { source: 'pattern', topic }));
           },
         },
       ],
