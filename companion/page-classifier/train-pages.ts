@@ -4,11 +4,11 @@
  * (robots.txt, the crawler's User-Agent, timeouts and byte cap, a delay between fetches), and a
  * page that cannot be fetched is reported in one line and left out.
  */
-import { renameSync, writeFileSync } from 'node:fs';
 import { segmentsFromHtml } from '../../shared/segments/from-html.ts';
 import { fetchPage } from '../fetch/fetch-page.ts';
 import { validateFetchOptions } from '../fetch/fetch-options.ts';
 import { RobotsCache } from '../fetch/robots.ts';
+import { writeFileAtomic } from '../platform/atomic-file.ts';
 import { loadNodeTokenizer } from '../platform/jieba-node.ts';
 import { nothingUsableNote, warnSkippedLines } from '../platform/input-files.ts';
 import { readLabeledPages, type LabeledPageLine } from './labeled-pages.ts';
@@ -74,10 +74,8 @@ export async function trainPageClassifierFromFile(path: string, out: string, opt
   }
   const classifier = PageClassifier.train(labeled, loadNodeTokenizer(), { topK: options.topK });
   // Write then rename: a crash mid-write never leaves a half model under the real name.
-  const temporary = `${out}.tmp-${process.pid}`;
   try {
-    writeFileSync(temporary, `${JSON.stringify(classifier.toFile())}\n`);
-    renameSync(temporary, out);
+    writeFileAtomic(out, `${JSON.stringify(classifier.toFile())}\n`);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new Error(`cannot write ${out}: ${code === 'ENOENT' ? 'its folder does not exist' : (error as Error).message}`, { cause: error });

@@ -13,11 +13,11 @@
  *     import hands it the parsed file instead, but `db.import(blob)` or `peakImportFile(blob)`
  *     called directly need it.
  */
-import { randomUUID } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { LINKSCENT_DB_NAME, LinkScentDb } from '../../shared/model/db-schema.ts';
 import { exportModelFile, importModelFile } from '../../shared/model/model-file.ts';
+import { writeFileAtomic } from './atomic-file.ts';
 
 /** Defines `self` and `FileReader` where the platform has none (idempotent; never replaces). */
 export function installNodeGlobals(): void {
@@ -68,15 +68,7 @@ export async function openModelFileText(text: string): Promise<OpenModelFile> {
  * so a crash mid-write never leaves a half file where a good model was.
  */
 export async function writeModelFile(path: string, db: LinkScentDb): Promise<void> {
-  const text = await (await exportModelFile(db)).text();
-  const temporary = `${path}.${randomUUID().slice(0, 8)}.tmp`;
-  try {
-    await writeFile(temporary, text, 'utf8');
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  writeFileAtomic(path, await (await exportModelFile(db)).text());
 }
 
 type ReaderEventName = 'loadstart' | 'load' | 'error' | 'abort' | 'loadend';

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SERVICE_PORT } from '../../shared/service-api/types.ts';
-import { writeJsonAtomic } from './atomic-file.ts';
+import { writeJsonAtomic } from '../platform/atomic-file.ts';
 
 /** The one default port, from the wire contract both the service and the extension read. */
 export const DEFAULT_PORT = DEFAULT_SERVICE_PORT;

@@ -27,7 +27,7 @@ import type { CrawlProgress } from '../crawl/progress.ts';
 import { createStrategy, type CrawlStrategy } from '../crawl/strategies/index.ts';
 import { openNodeDb, readModelFile } from '../platform/node-indexeddb.ts';
 import { CrawlStore, STORE_FILE } from '../store/crawl-store.ts';
-import { writeFileAtomic } from './atomic-file.ts';
+import { writeFileAtomic } from '../platform/atomic-file.ts';
 import {
   CRAWL_FILE,
   infoProgress,

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { CrawlInfo, CrawlProgressInfo, CrawlState } from '../../shared/service-api/types.ts';
 import type { CrawlProgress } from '../crawl/progress.ts';
-import { writeJsonAtomic } from './atomic-file.ts';
+import { writeJsonAtomic } from '../platform/atomic-file.ts';
 import type { CrawlPlan } from './crawl-request.ts';
 
 export const CRAWL_FILE = 'crawl.json';

@@ -25,14 +25,7 @@ export const COMMON_HEADERS = {
 };
 
 export function sendJson(response: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify(value);
-  response.writeHead(status, {
-    ...COMMON_HEADERS,
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(Buffer.byteLength(body)),
-    ...headers,
-  });
-  response.end(body);
+  sendBody(response, status, JSON.stringify(value), { 'content-type': 'application/json; charset=utf-8', ...headers });
 }
 
 export function sendError(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
@@ -43,7 +36,6 @@ export function sendBody(response: ServerResponse, status: number, body: string 
   response.writeHead(status, { ...COMMON_HEADERS, 'content-length': String(Buffer.byteLength(body)), ...headers });
   response.end(body);
 }
-
 
 /** The request body as text, refused with 413 past `maxBytes` (the upload is not read further). */
 export async function readBody(request: IncomingMessage, maxBytes: number, what: string): Promise<string> {

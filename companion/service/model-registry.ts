@@ -11,7 +11,7 @@ import { ModelFileError } from '../../shared/model/model-file-check.ts';
 import { importModelFile } from '../../shared/model/model-file.ts';
 import type { Topic } from '../../shared/model/types.ts';
 import { openNodeDb } from '../platform/node-indexeddb.ts';
-import { writeFileAtomic } from './atomic-file.ts';
+import { writeFileAtomic } from '../platform/atomic-file.ts';
 import { HttpError } from './http-io.ts';
 
 export interface TopicSummary {

@@ -1,7 +1,8 @@
 /**
- * Small files the service rewrites in place (`service.json`, each crawl's `crawl.json`): written
- * beside the target, fsync'd, then renamed over it, so a reader or a crash (kill -9, power cut)
- * sees either the old file or the new one, never half of one.
+ * Files the companion replaces whole (model files, the page classifier, the service's
+ * `service.json` and each crawl's `crawl.json`): written beside the target, fsync'd, then renamed
+ * over it, so a reader or a crash (kill -9, power cut) sees either the old file or the new one,
+ * never half of one.
  */
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
