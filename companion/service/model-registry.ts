@@ -8,9 +8,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ModelFileError } from '../../shared/model/model-file-check.ts';
-import { importModelFile } from '../../shared/model/model-file.ts';
 import type { Topic } from '../../shared/model/types.ts';
-import { openNodeDb } from '../platform/node-indexeddb.ts';
+import { openModelFileText, type OpenModelFile } from '../platform/node-indexeddb.ts';
 import { writeFileAtomic } from '../platform/atomic-file.ts';
 import { HttpError } from './http-io.ts';
 
@@ -62,15 +61,15 @@ export class ModelRegistry {
 
 /** Imports the text into a scratch database and lists its topics. */
 export async function inspectModelText(text: string, modelId: string): Promise<ModelSummary> {
-  const db = await openNodeDb();
+  let db: OpenModelFile;
   try {
-    try {
-      await importModelFile(db, new Blob([text], { type: 'application/json' }), { replace: true });
-    } catch (error) {
-      const line = (error as Error).message.split('\n')[0] ?? 'unreadable';
-      // The model layer's message already says what is wrong ("not a LinkScent model file: …").
-      throw new HttpError(400, error instanceof ModelFileError ? line : `not a LinkScent model file (${line})`);
-    }
+    db = await openModelFileText(text);
+  } catch (error) {
+    const line = (error as Error).message.split('\n')[0] ?? 'unreadable';
+    // The model layer's message already says what is wrong ("not a LinkScent model file: …").
+    throw new HttpError(400, error instanceof ModelFileError ? line : `not a LinkScent model file (${line})`);
+  }
+  try {
     const topics = await db.topics.toArray();
     if (topics.length === 0) throw new HttpError(400, 'the model file holds no topic');
     const summaries = [];
