@@ -135,3 +135,34 @@ export interface SettingRow {
   key: string;
   value: unknown;
 }
+
+/**
+ * The level classifier's header row (future value, issue 11; seed 001's Q-value bins): a
+ * multinomial Naive Bayes over the same link features, whose classes are the link's distance
+ * to the nearest on-topic page, 0 … L−1 (the last class means "L−1 or more hops"). Arrays are
+ * indexed by level and have length `levels`. Stored beside the link model, one per topic.
+ */
+export interface LevelHeaderRow {
+  topic: string;
+  /** Row format; raised when the meaning of a field changes. */
+  rowsVersion: 1;
+  /** L, the number of classes (≥ 2). */
+  levels: number;
+  /** Laplace pseudo-count α (> 0). */
+  alpha: number;
+  /** Training examples per level. */
+  count: number[];
+  /** Σ occurrences of every feature per level. */
+  tokens: number[];
+  /** How many `LevelFeatureRow`s belong to this header. */
+  vocabularySize: number;
+  savedAt: number;
+}
+
+/** One feature's occurrences per level (the level classifier's feature row). */
+export interface LevelFeatureRow {
+  topic: string;
+  feature: string;
+  /** Occurrences of the feature in each level's examples; length `levels`. */
+  occurrences: number[];
+}
