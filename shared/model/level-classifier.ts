@@ -1,0 +1,258 @@
+/**
+ * The level classifier: a link's *future value* (issue 11). Where the link classifier
+ * (`naive-bayes.ts`) says how likely a link leads straight to an on-topic page, this one says
+ * how far from the topic the link's target lies, so a crawl started a few hops away (a portal,
+ * a directory) can tell which links lead towards the topic before any of them is on it.
+ *
+ * Sources: seed 001 (Ma 2010, §1): the training phase computes each link's Q value, bins the
+ * values into classes, trains a Naive Bayes classifier on each class's link text, and at crawl
+ * time "uses the probability of the link falling in each class as the weight to compute its Q
+ * value". Rennie & McCallum 1999 ("Using reinforcement learning to spider the web efficiently")
+ * introduced those bins; Diligenti et al. 2000 ("Focused crawling using context graphs") train
+ * one class per distance layer to the target pages; ACHE's `FORWARD_CLASSIFIER_LEVELS` does the
+ * same with a multi-class link classifier. Here the classes are distances:
+ *
+ *   level d ∈ {0, …, L−1}: the link's target is d hops from the nearest on-topic page (level 0 =
+ *   the target is on topic); the last level means "L−1 hops or more, or never".
+ *
+ * Model: multinomial Naive Bayes over the link classifier's features, Laplace-smoothed (α):
+ *
+ *   θ_jd   = (Occ(Fj, d) + α) / (Tokens_d + α|V|)
+ *   P(d)   = (Count_d + α) / (N + Lα)
+ *   P(d|x) = exp(logJoint_d − logSumExp_d' logJoint_d'),  logJoint_d = log P(d) + Σ_j x_j log θ_jd
+ *
+ * Expected discounted reward (the Q value of seed 001's eq. (2), Rennie & McCallum's
+ * "future reward discounted by γ per hop"), a reward of 1 for reaching an on-topic page:
+ *
+ *   Q(link) = Σ_{d=0}^{L−2} P(d | link) · γ^d
+ *
+ * The last level earns nothing: "L−1 or more hops, or no path seen" promises no reward within
+ * the horizon the training graph could show. Q lies in [0, 1].
+ *
+ * Counts are the source of truth (as in `nb-counts.ts`): `add` / `remove` are exact inverses, so
+ * a crawl that relearns a link's level as its graph grows moves the example between classes with
+ * `remove` + `add` and ends with the counts a refit would give.
+ */
+import type { FeatureVector } from '../features/types.ts';
+import type { LevelFeatureRow, LevelHeaderRow } from './types.ts';
+
+/** L of a new level classifier: levels 0, 1, 2 and "3 or more". */
+export const DEFAULT_LEVELS = 4;
+
+/** γ, the discount per hop of the expected reward. */
+export const DEFAULT_GAMMA = 0.5;
+
+export interface LevelClassifierOptions {
+  /** L, the number of levels (≥ 2). Default 4. */
+  levels?: number;
+  /** Laplace pseudo-count α (> 0). Default 1. */
+  alpha?: number;
+}
+
+export interface LevelExample {
+  features: FeatureVector;
+  level: number;
+}
+
+export interface LevelRows {
+  header: LevelHeaderRow;
+  features: LevelFeatureRow[];
+}
+
+export class LevelClassifier {
+  readonly levels: number;
+  readonly alpha: number;
+  /** Count_d: examples per level. */
+  #count: number[];
+  /** Tokens_d: Σ occurrences per level. */
+  #tokens: number[];
+  /** Occ(Fj, d) per feature. */
+  #occurrences = new Map<string, number[]>();
+
+  constructor(options: LevelClassifierOptions = {}) {
+    const levels = options.levels ?? DEFAULT_LEVELS;
+    const alpha = options.alpha ?? 1;
+    if (!Number.isInteger(levels) || levels < 2 || levels > 16) throw new Error(`LevelClassifier: levels must be a whole number from 2 to 16, got ${String(levels)}`);
+    if (!(alpha > 0) || !Number.isFinite(alpha)) throw new Error(`LevelClassifier: alpha must be a finite number > 0, got ${String(alpha)}`);
+    this.levels = levels;
+    this.alpha = alpha;
+    this.#count = new Array<number>(levels).fill(0);
+    this.#tokens = new Array<number>(levels).fill(0);
+  }
+
+  get exampleCount(): number {
+    return this.#count.reduce((a, b) => a + b, 0);
+  }
+
+  /** Count_d for every level (a copy). */
+  get levelCounts(): number[] {
+    return [...this.#count];
+  }
+
+  get vocabularySize(): number {
+    return this.#occurrences.size;
+  }
+
+  /** Count_d += 1, Occ(Fj, d) += x_j, Tokens_d += x_j (seed 001's per-bin Naive Bayes). */
+  add(x: FeatureVector, level: number): void {
+    this.#checkLevel(level);
+    for (const [feature, n] of present(x)) {
+      let occ = this.#occurrences.get(feature);
+      if (!occ) {
+        occ = new Array<number>(this.levels).fill(0);
+        this.#occurrences.set(feature, occ);
+      }
+      occ[level]! += n;
+      this.#tokens[level]! += n;
+    }
+    this.#count[level]! += 1;
+  }
+
+  /** The exact inverse of `add`; throws, changing nothing, if the example cannot have been added. */
+  remove(x: FeatureVector, level: number): void {
+    this.#checkLevel(level);
+    const features = present(x);
+    if (this.#count[level]! < 1) throw new Error(`LevelClassifier.remove: level ${level} has no examples to remove`);
+    for (const [feature, n] of features) {
+      const occ = this.#occurrences.get(feature);
+      if (!occ || occ[level]! < n) throw new Error(`LevelClassifier.remove: feature "${feature}" (×${n}) was never added to level ${level}`);
+    }
+    for (const [feature, n] of features) {
+      const occ = this.#occurrences.get(feature)!;
+      occ[level]! -= n;
+      this.#tokens[level]! -= n;
+      if (occ.every((k) => k === 0)) this.#occurrences.delete(feature);
+    }
+    this.#count[level]! -= 1;
+  }
+
+  /** Counts from zero over the examples, by the same code as `add`. */
+  fit(examples: Iterable<LevelExample>): this {
+    const fresh = new LevelClassifier({ levels: this.levels, alpha: this.alpha });
+    for (const { features, level } of examples) fresh.add(features, level);
+    this.#count = fresh.#count;
+    this.#tokens = fresh.#tokens;
+    this.#occurrences = fresh.#occurrences;
+    return this;
+  }
+
+  /**
+   * P(d | x) for every level: logJoint_d = log P(d) + Σ_j x_j log θ_jd, normalised with one
+   * log-sum-exp. Features outside the vocabulary carry no evidence and are ignored. Untrained,
+   * the prior alone (uniform).
+   */
+  posterior(x: FeatureVector): number[] {
+    const L = this.levels;
+    const n = this.exampleCount;
+    const vocabulary = this.#occurrences.size;
+    const logJoint = new Array<number>(L);
+    for (let d = 0; d < L; d++) logJoint[d] = Math.log(this.#count[d]! + this.alpha) - Math.log(n + L * this.alpha);
+    if (n > 0) {
+      const logDenominator = this.#tokens.map((tokens) => Math.log(tokens + this.alpha * vocabulary));
+      for (const [feature, count] of x) {
+        if (!(count > 0)) continue;
+        const occ = this.#occurrences.get(feature);
+        if (!occ) continue;
+        for (let d = 0; d < L; d++) logJoint[d]! += count * (Math.log(occ[d]! + this.alpha) - logDenominator[d]!);
+      }
+    }
+    let max = -Infinity;
+    for (const v of logJoint) if (v > max) max = v;
+    let sum = 0;
+    for (let d = 0; d < L; d++) sum += Math.exp(logJoint[d]! - max);
+    const logEvidence = max + Math.log(sum);
+    return logJoint.map((v) => Math.exp(v - logEvidence));
+  }
+
+  /** Q(link) = Σ_{d<L−1} P(d | x) · γ^d (seed 001 eq. (2); Rennie & McCallum 1999). */
+  futureValue(x: FeatureVector, gamma: number = DEFAULT_GAMMA): number {
+    return expectedReward(this.posterior(x), gamma);
+  }
+
+  /** The counts as rows: a header (Count_d, Tokens_d, L, α) and one row per feature, in code-unit order. */
+  toRows(topic = '', savedAt = Date.now()): LevelRows {
+    const names = [...this.#occurrences.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return {
+      header: {
+        topic,
+        rowsVersion: 1,
+        levels: this.levels,
+        alpha: this.alpha,
+        count: [...this.#count],
+        tokens: [...this.#tokens],
+        vocabularySize: names.length,
+        savedAt,
+      },
+      features: names.map((feature) => ({ topic, feature, occurrences: [...this.#occurrences.get(feature)!] })),
+    };
+  }
+
+  /** The classifier whose `toRows()` gave these rows, every invariant checked (an Error names a bad row). */
+  static fromRows(rows: LevelRows): LevelClassifier {
+    const header = rows?.header as Partial<LevelHeaderRow> | undefined;
+    if (typeof header !== 'object' || header === null) throw new Error('level rows: the header is missing');
+    if (header.rowsVersion !== 1) throw new Error(`level rows: version ${String(header.rowsVersion)} is not supported (expected 1)`);
+    const L = header.levels;
+    if (typeof L !== 'number' || !Number.isInteger(L) || L < 2 || L > 16) throw new Error(`level rows: "levels" must be a whole number from 2 to 16, got ${JSON.stringify(L)}`);
+    if (typeof header.alpha !== 'number' || !(header.alpha > 0) || !Number.isFinite(header.alpha)) {
+      throw new Error(`level rows: "alpha" must be a number > 0, got ${JSON.stringify(header.alpha)}`);
+    }
+    const model = new LevelClassifier({ levels: L, alpha: header.alpha });
+    checkCounts(header.count, L, 'the header\'s "count"');
+    checkCounts(header.tokens, L, 'the header\'s "tokens"');
+    if (!Array.isArray(rows.features)) throw new Error('level rows: "features" must be a list');
+    const tokens = new Array<number>(L).fill(0);
+    for (const row of rows.features) {
+      const where = `level feature row "${String(row?.feature)}"`;
+      if (typeof row !== 'object' || row === null || typeof row.feature !== 'string') throw new Error('level rows: a feature row has no "feature" name');
+      if (row.topic !== header.topic) throw new Error(`level rows: ${where} belongs to topic "${String(row.topic)}", not "${String(header.topic)}"`);
+      if (model.#occurrences.has(row.feature)) throw new Error(`level rows: ${where} appears twice`);
+      checkCounts(row.occurrences, L, `${where}: "occurrences"`);
+      if (row.occurrences.every((k) => k === 0)) throw new Error(`level rows: ${where} has no occurrence in any level`);
+      row.occurrences.forEach((k, d) => (tokens[d]! += k));
+      model.#occurrences.set(row.feature, [...row.occurrences]);
+    }
+    if (model.#occurrences.size !== header.vocabularySize) {
+      throw new Error(`level rows: the header says ${String(header.vocabularySize)} features but ${model.#occurrences.size} rows were given`);
+    }
+    for (let d = 0; d < L; d++) {
+      if (tokens[d] !== header.tokens![d]) throw new Error(`level rows: the header says ${header.tokens![d]} tokens in level ${d} but the features add up to ${tokens[d]}`);
+    }
+    model.#count = [...header.count!];
+    model.#tokens = tokens;
+    return model;
+  }
+
+  #checkLevel(level: number): void {
+    if (!Number.isInteger(level) || level < 0 || level >= this.levels) {
+      throw new Error(`LevelClassifier: level must be a whole number from 0 to ${this.levels - 1}, got ${JSON.stringify(level)}`);
+    }
+  }
+}
+
+/** Σ_{d<L−1} P(d) · γ^d: the expected discounted reward of a posterior over levels; γ in [0, 1]. */
+export function expectedReward(posterior: readonly number[], gamma: number): number {
+  if (!(gamma >= 0 && gamma <= 1)) throw new RangeError(`expectedReward: gamma must lie in [0, 1], got ${gamma}`);
+  let value = 0;
+  let discount = 1;
+  for (let d = 0; d < posterior.length - 1; d++) {
+    value += posterior[d]! * discount;
+    discount *= gamma;
+  }
+  return value;
+}
+
+function present(x: FeatureVector): [string, number][] {
+  const out: [string, number][] = [];
+  for (const [feature, n] of x) {
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw new Error(`LevelClassifier: feature "${feature}" has count ${String(n)}; counts must be whole numbers ≥ 0`);
+    if (n > 0) out.push([feature, n]);
+  }
+  return out;
+}
+
+function checkCounts(value: unknown, length: number, what: string): asserts value is number[] {
+  if (!Array.isArray(value) || value.length !== length || !value.every((k) => typeof k === 'number' && Number.isSafeInteger(k) && k >= 0)) {
+    throw new Error(`level rows: ${what} must be ${length} whole numbers ≥ 0, got ${JSON.stringify(value)}`);
+  }
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { expectedReward, LevelClassifier } from '../../../shared/model/level-classifier.ts';
+
+const fv = (...words: string[]) => {
+  const x = new Map<string, number>();
+  for (const w of words) x.set(w, (x.get(w) ?? 0) + 1);
+  return x;
+};
+
+describe('LevelClassifier', () => {
+  it('computes the multinomial posterior of a hand-worked example', () => {
+    // Two levels, α = 1. Level 0: "calc calc"; level 1: "hub". V = {calc, hub}.
+    const model = new LevelClassifier({ levels: 2 });
+    model.add(fv('calc', 'calc'), 0);
+    model.add(fv('hub'), 1);
+    // P(0) = P(1) = (1+1)/(2+2) = 1/2.
+    // θ(calc|0) = (2+1)/(2+2) = 3/4; θ(calc|1) = (0+1)/(1+2) = 1/3.
+    // P(0 | calc) = (1/2·3/4) / (1/2·3/4 + 1/2·1/3) = (3/4) / (3/4 + 1/3) = 9/13.
+    const [p0, p1] = model.posterior(fv('calc'));
+    expect(p0).toBeCloseTo(9 / 13, 12);
+    expect(p1).toBeCloseTo(4 / 13, 12);
+  });
+
+  it('gives a posterior that sums to one, the prior for unseen features, uniform untrained', () => {
+    const untrained = new LevelClassifier();
+    expect(untrained.posterior(fv('x'))).toEqual([0.25, 0.25, 0.25, 0.25]);
+    const model = new LevelClassifier();
+    model.add(fv('a'), 0);
+    model.add(fv('b'), 3);
+    model.add(fv('b'), 3);
+    const p = model.posterior(fv('a', 'b', 'c'));
+    expect(p.reduce((s, v) => s + v, 0)).toBeCloseTo(1, 12);
+    // Only an unseen feature: the smoothed prior (Count_d + 1) / (N + 4).
+    expect(model.posterior(fv('zzz'))).toEqual([2 / 7, 1 / 7, 1 / 7, 3 / 7].map((v) => expect.closeTo(v, 12)));
+  });
+
+  it('remove undoes add exactly, and incremental adds equal a refit (counts equal)', () => {
+    const examples = [
+      { features: fv('a', 'b'), level: 0 },
+      { features: fv('b', 'c', 'c'), level: 1 },
+      { features: fv('d'), level: 3 },
+      { features: fv('a', 'd'), level: 2 },
+    ];
+    const incremental = new LevelClassifier();
+    for (const e of examples) incremental.add(e.features, e.level);
+    // A relearned level: the example moves from level 3 to level 1.
+    incremental.remove(examples[2]!.features, 3);
+    incremental.add(examples[2]!.features, 1);
+    const refit = new LevelClassifier().fit([examples[0]!, examples[1]!, { features: fv('d'), level: 1 }, examples[3]!]);
+    expect(incremental.toRows('t', 0)).toEqual(refit.toRows('t', 0));
+    expect(() => incremental.remove(fv('zzz'), 0)).toThrow(/never added/);
+    expect(incremental.toRows('t', 0)).toEqual(refit.toRows('t', 0));
+  });
+
+  it('round-trips through rows and refuses broken rows with one line', () => {
+    const model = new LevelClassifier().fit([
+      { features: fv('a', 'b'), level: 0 },
+      { features: fv('c'), level: 2 },
+    ]);
+    const rows = model.toRows('topic', 5);
+    const back = LevelClassifier.fromRows(rows);
+    expect(back.toRows('topic', 5)).toEqual(rows);
+    expect(back.posterior(fv('a'))).toEqual(model.posterior(fv('a')));
+    expect(() => LevelClassifier.fromRows({ ...rows, header: { ...rows.header, rowsVersion: 2 as 1 } })).toThrow(/version 2/);
+    expect(() => LevelClassifier.fromRows({ ...rows, header: { ...rows.header, vocabularySize: 9 } })).toThrow(/9 features/);
+    expect(() => LevelClassifier.fromRows({ ...rows, features: [{ ...rows.features[0]!, occurrences: [1, 0] }] })).toThrow(/4 whole numbers/);
+  });
+
+  it('rejects levels out of range', () => {
+    expect(() => new LevelClassifier().add(fv('a'), 4)).toThrow(/0 to 3/);
+    expect(() => new LevelClassifier({ levels: 1 })).toThrow(/2 to 16/);
+  });
+});
+
+describe('expectedReward', () => {
+  it('is Σ_{d<L−1} P(d)·γ^d: the last level earns nothing', () => {
+    expect(expectedReward([0.5, 0.25, 0.125, 0.125], 0.5)).toBeCloseTo(0.5 + 0.125 + 0.03125, 12);
+    expect(expectedReward([0, 0, 0, 1], 0.9)).toBe(0);
+    expect(expectedReward([1, 0, 0, 0], 0.3)).toBe(1);
+    expect(() => expectedReward([1, 0], 2)).toThrow(RangeError);
+  });
+
+  it('ranks a link one hop from the topic above one two hops away', () => {
+    const model = new LevelClassifier().fit([
+      { features: fv('portal'), level: 2 },
+      { features: fv('hub'), level: 1 },
+      { features: fv('calendar'), level: 3 },
+    ]);
+    expect(model.futureValue(fv('hub'))).toBeGreaterThan(model.futureValue(fv('portal')));
+    expect(model.futureValue(fv('portal'))).toBeGreaterThan(model.futureValue(fv('calendar')));
+  });
+});
