@@ -30,6 +30,17 @@
  * anything missing, including `/robots.txt` (so everything may be crawled). Files are read
  * once and kept in memory, so the server is not what a throughput figure measures.
  *
+ * Options for benches that need more of the real web's variety (all off by default, so the
+ * pipeline and crawl benches see the web as before):
+ *   - `charsets`: serve a site in another charset, e.g. `{ 'gimp-help-zh-cn': 'gbk' }`: its HTML
+ *     (hub included) is transcoded from UTF-8 with iconv-lite, its `<meta>` charset and the
+ *     `Content-Type` header say so, as on the many Chinese sites still served in GBK;
+ *   - `calendar`: an endless events calendar on the portal's host, linked from the portal
+ *     (`/calendar/2026-11.html`, every month linking its days and the months either side, every
+ *     day the days either side): a crawler trap no URL-shape check catches;
+ *   - `log`: every response in the order served (`served()`), so a bench counts what the server
+ *     really sent, not what the crawler wrote.
+ *
  * `startLocalWeb()` listens on every address and resolves when all listen; `close()` ends
  * every connection and stops every server. Other benches use it the same way.
  */
@@ -38,6 +49,7 @@ import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import iconv from 'iconv-lite';
 
 /** `bench/data/sites`, where fetch-debian-docs.sh unpacks the packages. */
 export const DEFAULT_SITES_DIR = resolve(fileURLToPath(new URL('../data/sites', import.meta.url)));
@@ -153,6 +165,13 @@ export interface LocalSite {
   entries: string[];
 }
 
+/** One response, as the server sent it. */
+export interface ServedResponse {
+  /** The absolute URL requested. */
+  url: string;
+  status: number;
+}
+
 export interface LocalWeb {
   /** The portal page, `http://127.0.0.1:PORT/`. */
   portal: string;
@@ -161,6 +180,8 @@ export interface LocalWeb {
   origins: string[];
   /** Requests answered since start (or the last `resetCounts`), and how many were 404s. */
   counts(): { requests: number; notFound: number };
+  /** With `log`: every response since start (or the last `resetCounts`), in the order sent. */
+  served(): readonly ServedResponse[];
   resetCounts(): void;
   close(): Promise<void>;
 }
@@ -172,6 +193,12 @@ export interface LocalWebOptions {
   port?: number;
   /** The packages to serve (default: every one in SITES that is unpacked). */
   packages?: readonly string[];
+  /** Package → the charset its HTML is served in (transcoded from UTF-8). Default none. */
+  charsets?: Readonly<Record<string, string>>;
+  /** An endless calendar on the portal's host, linked from the portal. Default false. */
+  calendar?: boolean;
+  /** Keep every response for `served()`. Default false. */
+  log?: boolean;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -248,14 +275,61 @@ interface SiteRuntime {
   entryTitles: [string, string][];
 }
 
-function portalHtml(sites: SiteRuntime[]): string {
+function portalHtml(sites: SiteRuntime[], calendar: boolean): string {
   const items = sites
     .map((s) => `<li><a href="${s.site.hub}">${escapeHtml(s.spec.title)}</a><p>${escapeHtml(s.spec.description)}</p></li>`)
     .join('\n');
+  const events = calendar ? `\n<p><a href="${CALENDAR_START}">活动日历</a>：本站的讲座、培训与聚会安排。</p>` : '';
   return page(
     '文档门户',
-    `<h1>文档门户</h1>\n<p>本机上的软件文档站点一览。</p>\n<ul>\n${items}\n</ul>\n<p>本门户由基准测试生成。</p>`,
+    `<h1>文档门户</h1>\n<p>本机上的软件文档站点一览。</p>\n<ul>\n${items}\n</ul>${events}\n<p>本门户由基准测试生成。</p>`,
   );
+}
+
+/** The calendar's first page, relative to the portal. */
+const CALENDAR_START = '/calendar/2026-11.html';
+
+/** A calendar page for `/calendar/YYYY-MM.html` or `/calendar/YYYY-MM-DD.html`, or null. */
+function calendarHtml(path: string): string | null {
+  const match = /^\/calendar\/(\d{4})-(\d{2})(?:-(\d{2}))?\.html$/.exec(path);
+  if (!match) return null;
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  if (month < 1 || month > 12 || year < 1000 || year > 9999) return null;
+  const iso = (date: Date) => date.toISOString().slice(0, 10);
+  const monthPath = (y: number, m: number) => {
+    const date = new Date(Date.UTC(y, m - 1, 1));
+    return `/calendar/${iso(date).slice(0, 7)}.html`;
+  };
+  if (match[3] === undefined) {
+    const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+    const dayLinks = Array.from({ length: days }, (_, i) => {
+      const day = iso(new Date(Date.UTC(year, month - 1, i + 1)));
+      return `<li><a href="/calendar/${day}.html">${month} 月 ${i + 1} 日</a>：暂无活动</li>`;
+    }).join('\n');
+    return page(
+      `活动日历 ${year} 年 ${month} 月`,
+      `<p><a href="/">文档门户</a></p>\n<h1>${year} 年 ${month} 月</h1>\n` +
+        `<p><a href="${monthPath(year, month - 1)}">上个月</a> | <a href="${monthPath(year, month + 1)}">下个月</a></p>\n<ul>\n${dayLinks}\n</ul>`,
+    );
+  }
+  const day = new Date(Date.UTC(year, month - 1, Number(match[3])));
+  if (day.getUTCMonth() !== month - 1) return null;
+  const shift = (n: number) => `/calendar/${iso(new Date(day.getTime() + n * 86_400_000))}.html`;
+  return page(
+    `活动日历 ${iso(day)}`,
+    `<p><a href="/">文档门户</a> | <a href="${monthPath(year, month)}">${year} 年 ${month} 月</a></p>\n<h1>${iso(day)}</h1>\n` +
+      `<p>当天暂无活动安排。</p>\n<p><a href="${shift(-1)}">前一天</a> | <a href="${shift(1)}">后一天</a></p>`,
+  );
+}
+
+/** An HTML page declared and encoded in `charset` instead of UTF-8. */
+function transcodeHtml(body: Buffer, charset: string): Buffer {
+  const text = body
+    .toString('utf8')
+    .replace(/^(<\?xml[^>]*encoding=["'])[A-Za-z0-9_.:-]+/, `$1${charset}`)
+    .replace(/(<meta[^>]+charset\s*=\s*["']?\s*)[A-Za-z0-9_.:-]+/i, `$1${charset}`);
+  return iconv.encode(text, charset);
 }
 
 function hubHtml(self: SiteRuntime, all: SiteRuntime[], portal: string): string {
@@ -329,9 +403,11 @@ export async function startLocalWeb(options: LocalWebOptions = {}): Promise<Loca
   const cache = new Map<string, Buffer>();
   let requests = 0;
   let notFound = 0;
+  const served: ServedResponse[] = [];
 
   const send = (response: ServerResponse, request: IncomingMessage, status: number, type: string, body: Buffer | string) => {
     const buffer = typeof body === 'string' ? Buffer.from(body) : body;
+    if (options.log) served.push({ url: `http://${request.headers.host ?? ''}${request.url ?? '/'}`, status });
     response.writeHead(status, { 'content-type': type, 'content-length': buffer.length });
     response.end(request.method === 'HEAD' ? undefined : buffer);
   };
@@ -340,11 +416,14 @@ export async function startLocalWeb(options: LocalWebOptions = {}): Promise<Loca
     send(response, request, 404, 'text/html; charset=utf-8', page('404 Not Found', '<h1>404 Not Found</h1>'));
   };
 
-  const portalPage = portalHtml(runtimes);
+  const portalPage = portalHtml(runtimes, options.calendar === true);
   const servers: Server[] = [];
 
   const handler = (runtime: SiteRuntime | null) => {
-    const hub = runtime ? hubHtml(runtime, runtimes, portal) : portalPage;
+    const charset = runtime ? options.charsets?.[runtime.spec.package] : undefined;
+    const hubUtf8 = runtime ? hubHtml(runtime, runtimes, portal) : portalPage;
+    const hub = charset ? transcodeHtml(Buffer.from(hubUtf8), charset) : hubUtf8;
+    const hubType = `text/html; charset=${charset ?? 'utf-8'}`;
     return (request: IncomingMessage, response: ServerResponse) => {
       requests++;
       if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -359,11 +438,13 @@ export async function startLocalWeb(options: LocalWebOptions = {}): Promise<Loca
         return;
       }
       if (path === '/') {
-        send(response, request, 200, 'text/html; charset=utf-8', hub);
+        send(response, request, 200, hubType, hub);
         return;
       }
       if (!runtime) {
-        missing(request, response);
+        const events = options.calendar ? calendarHtml(path) : null;
+        if (events !== null) send(response, request, 200, 'text/html; charset=utf-8', events);
+        else missing(request, response);
         return;
       }
       const found = resolveFile(runtime.root, path);
@@ -382,7 +463,8 @@ export async function startLocalWeb(options: LocalWebOptions = {}): Promise<Loca
         return;
       }
       readFile(found.file).then(
-        (body) => {
+        (raw) => {
+          const body = charset && contentType(found.file, raw).startsWith('text/html') ? transcodeHtml(raw, charset) : raw;
           if (body.length <= CACHE_LIMIT) cache.set(found.file, body);
           respond(body);
         },
@@ -432,9 +514,11 @@ export async function startLocalWeb(options: LocalWebOptions = {}): Promise<Loca
     sites: runtimes.map((r) => r.site),
     origins: [portal.slice(0, -1), ...runtimes.map((r) => r.site.origin)],
     counts: () => ({ requests, notFound }),
+    served: () => served,
     resetCounts() {
       requests = 0;
       notFound = 0;
+      served.length = 0;
     },
     close,
   };

@@ -11,13 +11,14 @@
  *
  * At each point the hook sets run in the order they were given (`hooks: [a, b]`: a first), each
  * awaited before the next. Points 3 and 4 run only for pages that parsed as HTML. `collect`
- * writes its labeled links from afterParse or linksScored; the page judge (relevance) runs
- * between points 4 and 5, so pageStored sees the relevance.
+ * writes its labeled links from afterParse or linksScored; the page is judged
+ * (`page-judgement.ts`) between points 3 and 4, so the strategy scores its links knowing whether
+ * the page is on topic, and pageStored sees the relevance.
  */
 import type { LinkContext } from '../../shared/contexts/types.ts';
 import type { PageSegments } from '../../shared/segments/types.ts';
 import type { FetchedPage } from '../fetch/fetch-page.ts';
-import type { PageRecord } from '../store/records.ts';
+import type { LinkText, PageRecord } from '../store/records.ts';
 
 /** A URL taken off the frontier. */
 export interface UrlTask {
@@ -26,6 +27,8 @@ export interface UrlTask {
   /** Its frontier score (higher is crawled sooner). */
   score: number;
   parent: string | null;
+  /** The context of the link that led here, when the strategy keeps contexts. */
+  context?: LinkText;
 }
 
 export interface ParsedPage {

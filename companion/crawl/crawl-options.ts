@@ -2,11 +2,13 @@
  * The crawl's one options object (STYLE.md 7): every field with its default, checked by
  * `validateCrawlOptions` at the edge so a bad value fails in one line naming the option.
  */
+import type { Dispatcher } from 'undici';
 import type { PageSegments } from '../../shared/segments/types.ts';
 import { validateFetchOptions, type FetchOptions } from '../fetch/fetch-options.ts';
 import { DEFAULT_RETRY_POLICY, MAX_RETRIES, type RetryPolicy } from '../fetch/retry-policy.ts';
 import type { CrawlHooks } from './crawl-hooks.ts';
 import { CrawlOptionsError } from './crawl-errors.ts';
+import type { OnlineModels } from './online-learning.ts';
 import type { CrawlProgress } from './progress.ts';
 import type { CrawlStrategy } from './strategies/crawl-strategy.ts';
 import { DEFAULT_TRAP_CAPS, type TrapCaps } from './traps.ts';
@@ -63,6 +65,29 @@ export interface CrawlOptions {
   pageJudge?: PageJudge;
   /** Relevance at or above which a page counts as on topic in the harvest estimate. Default 0.5. */
   relevanceThreshold: number;
+  /**
+   * The topic's on-topic URL patterns as a test: when given, a page is judged by its URL
+   * (relevance 1 or 0) before any page classifier (`page-judgement.ts`). Default none.
+   */
+  onTopicUrl?: (url: string) => boolean;
+  /**
+   * Which links may be queued (`url-scope.ts`: scope, --allow, --deny). A link it refuses is never
+   * queued, so its host is never looked up or asked for robots.txt. Seeds are always crawled.
+   * Default: every link.
+   */
+  inScope?: (url: string) => boolean;
+  /**
+   * The host budget (`host-budget.ts`): pages a host may have without an on-topic page before
+   * its URLs drop a step; null for none. Needs judged pages. Default null.
+   */
+  hostBudget: number | null;
+  /**
+   * Online learning (`online-learning.ts`): the models to update in place, every `every` pages,
+   * re-scoring the best `rescoreTop` queued URLs; the strategy must define `rescore`. Default none.
+   */
+  online?: { models: OnlineModels; every: number; rescoreTop: number; topic: string };
+  /** The HTTP dispatcher for pages and robots.txt (tests pass one with their own DNS). Default: the shared keep-alive agent. */
+  dispatcher?: Dispatcher;
   /** One-line reports (an invalid seed, a resume warning). Default: a line on stderr. */
   log: (line: string) => void;
 }
@@ -86,6 +111,7 @@ export const CRAWL_DEFAULTS = Object.freeze({
   window: 80,
   hooks: [] as CrawlHooks[],
   relevanceThreshold: 0.5,
+  hostBudget: null,
   log: (line: string) => void process.stderr.write(`${line}\n`),
 });
 
@@ -100,6 +126,10 @@ const KNOWN = new Set<string>([
   'signal',
   'onProgress',
   'pageJudge',
+  'onTopicUrl',
+  'inScope',
+  'online',
+  'dispatcher',
 ]);
 
 /** Fills defaults and checks every field; throws `CrawlOptionsError` naming the first bad one. */
@@ -130,7 +160,13 @@ export function validateCrawlOptions(input: CrawlOptionsInput): CrawlOptions {
     throw new CrawlOptionsError('strategy is required (createStrategy(name, deps))');
   }
   if (!Array.isArray(options.hooks)) throw new CrawlOptionsError('hooks must be a list of hook sets');
-  for (const fn of ['onProgress', 'pageJudge', 'log'] as const) {
+  if (options.hostBudget !== null) wholeNumber('hostBudget', options.hostBudget, 1);
+  if (options.online !== undefined) {
+    wholeNumber('online.every', options.online.every, 1);
+    wholeNumber('online.rescoreTop', options.online.rescoreTop, 0);
+    if (!options.strategy?.rescore) throw new CrawlOptionsError(`online learning needs a strategy that can score queued URLs again (nb), not ${String(options.strategy?.name)}`);
+  }
+  for (const fn of ['onProgress', 'pageJudge', 'log', 'onTopicUrl', 'inScope'] as const) {
     if (options[fn] !== undefined && typeof options[fn] !== 'function') throw new CrawlOptionsError(`${fn} must be a function`);
   }
 

@@ -10,6 +10,8 @@
  *      Retry-After (`fetch-with-retries.ts`, `fetch/retry-policy.ts`)
  *   3. afterFetch hooks → segments → link contexts → afterParse → strategy scores → linksScored
  *   4. one transaction: page row + URL done + children upserted (max score) → pages.jsonl line
+ *      → host budget (`host-budget.ts`) and, every N pages, online learning
+ *      (`online-learning.ts`: both classifiers updated, the frontier's head re-scored)
  *      → pageStored hooks → progress
  * A page's failure is recorded on its row and the crawl goes on (`crawl-errors.ts` decides).
  */
@@ -21,7 +23,9 @@ import { createFetcher } from './default-fetcher.ts';
 import { PAGES_FILE } from './pages-jsonl.ts';
 import { processUrl, type UrlContext } from './process-url.ts';
 import { join } from 'node:path';
-import { STORE_FILE } from '../store/crawl-store.ts';
+import { hostOf, STORE_FILE } from '../store/crawl-store.ts';
+import { HostBudget } from './host-budget.ts';
+import { OnlineLearner } from './online-learning.ts';
 import { DEFAULT_CLAIM_WINDOW } from './strategies/crawl-strategy.ts';
 
 /** Resolves after `ms`, or at once when `signal` aborts (the loop then sees the abort). */
@@ -69,7 +73,24 @@ export async function runCrawl(input: CrawlOptionsInput): Promise<CrawlSummary> 
   const state = new CrawlState(store, options);
   const fetcher = createFetcher(options);
   const claimWindow = options.strategy.claimWindow ?? DEFAULT_CLAIM_WINDOW;
-  const ctx: UrlContext = { options, store, jsonl, state, fetcher };
+  const budget = options.hostBudget === null ? undefined : new HostBudget(store, options.hostBudget, options.relevanceThreshold);
+  const hostPenalty = (host: string) => budget?.penalty(host) ?? 0;
+  const learner = options.online
+    ? new OnlineLearner(store, options.strategy, options.online.models, { ...options.online, relevanceThreshold: options.relevanceThreshold }, hostPenalty)
+    : undefined;
+  const ctx: UrlContext = {
+    options,
+    store,
+    jsonl,
+    state,
+    fetcher,
+    hostPenalty,
+    recorded(record) {
+      if (record.outcome === 'robots-denied') return;
+      budget?.settled(hostOf(record.url), record.relevance === undefined ? undefined : record.relevance >= options.relevanceThreshold);
+      learner?.pageRecorded();
+    },
+  };
   let failure: unknown;
   const onAbort = () => state.wake();
   options.signal?.addEventListener('abort', onAbort);

@@ -15,7 +15,12 @@ export interface ClosableFetcher extends CrawlFetcher {
 }
 
 export function createFetcher(options: CrawlOptions): ClosableFetcher {
-  const robots = new RobotsCache({ userAgent: options.fetch.userAgent, fetch: options.fetch, unreachableRetryMs: options.retry.robotsRetryMs });
+  const robots = new RobotsCache({
+    userAgent: options.fetch.userAgent,
+    fetch: options.fetch,
+    unreachableRetryMs: options.retry.robotsRetryMs,
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+  });
   const scheduler = new HostScheduler({ perHostConcurrency: options.perHostConcurrency, delayMs: options.delayMs });
   const allowHop = (url: string) => trapReason(url, options.traps) === null;
   return {
@@ -25,7 +30,7 @@ export function createFetcher(options: CrawlOptions): ClosableFetcher {
       return scheduler.acquire(host, crawlDelayMs, signal);
     },
     backOff: (host, delayMs) => scheduler.backOff(host, delayMs),
-    fetch: (url, signal) => fetchPage(url, { ...options.fetch, allowHop, signal, robots }),
+    fetch: (url, signal) => fetchPage(url, { ...options.fetch, allowHop, signal, robots }, options.dispatcher),
     async close() {
       // Clears the scheduler's timers. The shared keep-alive Agent outlives one crawl (the
       // service runs several), so it stays open.

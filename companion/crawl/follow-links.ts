@@ -3,8 +3,11 @@
  *
  * Not followed: every link of a page with `<meta name="robots" content="nofollow">`; a link
  * whose every occurrence on the page is `rel="nofollow"`; a link to the page itself; a link
- * deeper than maxDepth; a trap-shaped URL (`traps.ts`); a link to a host that reached its page
- * cap. A URL linked several times on one page enters once, with its highest score.
+ * deeper than maxDepth; a trap-shaped URL (`traps.ts`); a link out of the crawl's scope
+ * (`url-scope.ts`); a link to a host that reached its page cap. A URL linked several times on
+ * one page enters once, with its highest score, lowered by its host's budget step
+ * (`host-budget.ts`). Strategies that score again (`rescore`) get the link's context and the
+ * page's judgement kept with the entry.
  */
 import type { LinkContext } from '../../shared/contexts/types.ts';
 import type { PageSegments } from '../../shared/segments/types.ts';
@@ -19,21 +22,33 @@ export interface FollowResult {
   children: FrontierEntry[];
 }
 
+/** What following needs besides the page: the crawl's rules and the strategy's wishes. */
+export interface FollowRules extends Pick<CrawlOptions, 'maxDepth' | 'traps' | 'inScope'> {
+  /** Whether a host still takes pages (its page cap). */
+  hostOpen(host: string): boolean;
+  /** How far below its score a URL of the host is queued (the host budget). */
+  hostPenalty(host: string): number;
+  strategyName: string;
+  /** Keep each link's context with its entry (the strategy scores queued URLs again). */
+  keepContexts: boolean;
+  /** The page's judgement, kept with its links' entries; undefined when not judged. */
+  onTopic?: boolean;
+}
+
 export function followLinks(
   task: UrlTask,
   finalUrl: string,
   page: PageSegments,
   contexts: readonly LinkContext[],
   scores: readonly number[],
-  options: Pick<CrawlOptions, 'maxDepth' | 'traps'>,
-  hostOpen: (host: string) => boolean,
-  strategyName: string,
+  rules: FollowRules,
 ): FollowResult {
+  const { strategyName } = rules;
   if (scores.length !== contexts.length) {
     throw new Error(`strategy ${strategyName} gave ${scores.length} scores for ${contexts.length} links`);
   }
   const depth = task.depth + 1;
-  if (page.robots.nofollow || depth > options.maxDepth) {
+  if (page.robots.nofollow || depth > rules.maxDepth) {
     return { followed: contexts.map(() => false), children: [] };
   }
   const followable = new Set<string>();
@@ -45,12 +60,22 @@ export function followLinks(
     if (!Number.isFinite(score)) throw new Error(`strategy ${strategyName} gave a non-finite score (${score}) for ${context.url}`);
     const url = context.url;
     if (!followable.has(url) || url === finalUrl || url === task.url) return false;
-    if (trapReason(url, options.traps) !== null) return false;
+    if (trapReason(url, rules.traps) !== null) return false;
+    if (rules.inScope && !rules.inScope(url)) return false;
     const host = hostOf(url);
-    if (host === '' || !hostOpen(host)) return false;
+    if (host === '' || !rules.hostOpen(host)) return false;
     const previous = best.get(url);
-    if (!previous || score > previous.score) best.set(url, { url, score, depth, parent: finalUrl, host });
+    if (!previous || score > previous.score) {
+      const entry: FrontierEntry = { url, score, depth, parent: finalUrl, host };
+      if (rules.keepContexts) {
+        entry.context = { anchor: context.anchor, before: context.before, after: context.after };
+        if (rules.onTopic !== undefined) entry.viaOnTopic = rules.onTopic;
+      }
+      best.set(url, entry);
+    }
     return true;
   });
-  return { followed, children: [...best.values()] };
+  const children = [...best.values()];
+  for (const child of children) child.score -= rules.hostPenalty(child.host);
+  return { followed, children };
 }

@@ -17,7 +17,7 @@ import type { CrawlState } from './crawl-state.ts';
 import { fetchWithRetries } from './fetch-with-retries.ts';
 import { followLinks } from './follow-links.ts';
 import type { PagesJsonl } from './pages-jsonl.ts';
-import { pageText } from './strategies/term-vector.ts';
+import { judgePage } from './page-judgement.ts';
 
 /** The network side the loop needs, composed from the fetch layer in `crawler.ts`. */
 export interface CrawlFetcher {
@@ -36,11 +36,16 @@ export interface UrlContext {
   jsonl: PagesJsonl;
   state: CrawlState;
   fetcher: CrawlFetcher;
+  /** How far below its score a URL of the host is queued (`host-budget.ts`; 0 without one). */
+  hostPenalty(host: string): number;
+  /** Called after each page's transaction, before its pageStored hooks (host budget, online learning). */
+  recorded?(record: PageRecord): void;
 }
 
 /** Handles a claimed URL. Throws only when the crawl must stop (`reactionTo` → stop-crawl). */
 export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<void> {
   const task: UrlTask = { url: row.url, depth: row.depth, score: row.score, parent: row.parent };
+  if (row.context) task.context = row.context;
   let fetched: FetchedPage | undefined;
   let attempts = 1;
   let recorded = false;
@@ -116,24 +121,22 @@ async function parseAndScore(
   const parsed = { task, fetched, page, contexts };
   await runHooks(options.hooks, 'afterParse', parsed);
 
-  const scores = options.strategy.scoreLinks({ url: fetched.finalUrl, page, depth: task.depth, score: task.score }, contexts);
-  const { followed, children } = followLinks(
-    task,
-    fetched.finalUrl,
-    page,
-    contexts,
-    scores,
-    options,
-    (host) => state.hostOpen(host),
-    options.strategy.name,
-  );
+  // Judged before its links are scored: exploit/explore scores them by the page's judgement.
+  const relevance = await judgePage(options, task, fetched.finalUrl, page);
+  if (relevance !== undefined) record.relevance = relevance;
+  const onTopic = relevance === undefined ? undefined : relevance >= options.relevanceThreshold;
+  const scores = options.strategy.scoreLinks({ url: fetched.finalUrl, page, depth: task.depth, score: task.score, onTopic }, contexts);
+  const { followed, children } = followLinks(task, fetched.finalUrl, page, contexts, scores, {
+    maxDepth: options.maxDepth,
+    traps: options.traps,
+    inScope: options.inScope,
+    hostOpen: (host) => state.hostOpen(host),
+    hostPenalty: ctx.hostPenalty,
+    strategyName: options.strategy.name,
+    keepContexts: options.strategy.rescore !== undefined,
+    onTopic,
+  });
   await runHooks(options.hooks, 'linksScored', { ...parsed, scores, followed });
-
-  if (options.pageJudge) {
-    const relevance = await options.pageJudge(page, pageText(page).join('\n'));
-    if (!(relevance >= 0 && relevance <= 1)) throw new Error(`the page judge returned ${relevance}, not a relevance in [0, 1]`);
-    record.relevance = relevance;
-  }
   if (page.robots.noindex) record.noindex = true;
   return { record, children };
 }
@@ -143,6 +146,7 @@ function commit(ctx: UrlContext, record: PageRecord, children: FrontierEntry[]):
   const stored = ctx.store.recordPage(record, children);
   ctx.jsonl.append(stored);
   ctx.state.settled(stored, hostOf(stored.url));
+  ctx.recorded?.(stored);
   ctx.options.onProgress?.(ctx.state.progress(false));
   return stored;
 }

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import type { LabeledLink } from '../../shared/model/types.ts';
 import { urlHost } from '../../shared/urls/normalize-url.ts';
 import { FrontierQueries, type ClaimDecision } from './frontier-queries.ts';
-import type { FrontierEntry, FrontierRow, PageRecord, PageStats, StoreCounts } from './records.ts';
+import type { FrontierEntry, FrontierRow, LearnedLink, LinkText, PageRecord, PageStats, SettledPage, StoreCounts } from './records.ts';
 import { applySchema } from './schema.ts';
 
 export const STORE_FILE = 'crawl.sqlite';
@@ -218,6 +218,82 @@ export class CrawlStore {
     return { queued: byState.queued, inFlight: byState['in-flight'], done: byState.done, dropped: byState.dropped, pages };
   }
 
+  /** Runs `fn` in one transaction (nested calls join the outer one). */
+  transaction<T>(fn: () => T): T {
+    return this.#db.transaction(fn)();
+  }
+
+  /** The `limit` best queued rows, best first, with their kept link contexts. */
+  bestQueued(limit: number): FrontierRow[] {
+    return this.#frontier.bestQueued(limit);
+  }
+
+  /** New scores for queued rows, in one transaction (rows no longer queued are left alone). */
+  setScores(scores: readonly { url: string; score: number }[]): void {
+    this.transaction(() => {
+      for (const { url, score } of scores) this.#frontier.setScore(url, score);
+    });
+  }
+
+  /** Lowers every queued row of `host` by `by` (negative raises). Returns how many rows moved. */
+  lowerHost(host: string, by: number): number {
+    return this.#frontier.lowerHost(host, by);
+  }
+
+  /** Per host: pages requested (robots-denied excluded) and those judged at or above `threshold`. */
+  judgedCountsByHost(threshold: number): Map<string, { fetched: number; onTopic: number }> {
+    const rows = this.#db
+      .prepare(
+        `SELECT host, count(*) AS fetched, coalesce(sum(relevance >= ?), 0) AS onTopic
+           FROM pages WHERE outcome <> 'robots-denied' GROUP BY host`,
+      )
+      .all(threshold) as { host: string; fetched: number; onTopic: number }[];
+    return new Map(rows.map(({ host, fetched, onTopic }) => [host, { fetched, onTopic }]));
+  }
+
+  /**
+   * Pages recorded after fetch-order `afterSeq`, each with the link context its frontier row
+   * kept (the link that led to it): what online learning turns into examples.
+   */
+  settledPagesSince(afterSeq: number): SettledPage[] {
+    const rows = this.#db
+      .prepare(
+        `SELECT p.seq, p.url, p.final_url, p.parent, p.relevance, f.anchor, f.before_text, f.after_text
+           FROM pages p LEFT JOIN frontier f ON f.url = p.url
+          WHERE p.seq > ? AND p.outcome <> 'robots-denied' ORDER BY p.seq`,
+      )
+      .all(afterSeq) as { seq: number; url: string; final_url: string; parent: string | null; relevance: number | null; anchor: string | null; before_text: string | null; after_text: string | null }[];
+    return rows.map((raw) => {
+      const page: SettledPage = { seq: raw.seq, url: raw.url, finalUrl: raw.final_url, parent: raw.parent, relevance: raw.relevance };
+      if (raw.anchor !== null) page.context = { anchor: raw.anchor, before: raw.before_text ?? '', after: raw.after_text ?? '' } satisfies LinkText;
+      return page;
+    });
+  }
+
+  /**
+   * Records what one round of online learning added, in one transaction: new learned links
+   * (each given its row id), changed levels of earlier ones, and the learner's own meta.
+   */
+  saveLearning(added: LearnedLink[], relevelled: readonly { id: number; level: number }[], meta: unknown): void {
+    const insert = this.#db.prepare(`
+      INSERT INTO learned_links (url, page_url, anchor, before, after, label, level, topic)
+      VALUES (@url, @pageUrl, @anchor, @before, @after, @label, @level, @topic)`);
+    const setLevel = this.#db.prepare(`UPDATE learned_links SET level = ? WHERE id = ?`);
+    this.transaction(() => {
+      for (const link of added) link.id = Number(insert.run({ ...link, level: link.level ?? null }).lastInsertRowid);
+      for (const { id, level } of relevelled) setLevel.run(level, id);
+      this.setMeta('online', meta);
+    });
+  }
+
+  /** Every link online learning added, in the order learned. */
+  learnedLinks(): LearnedLink[] {
+    const rows = this.#db
+      .prepare(`SELECT id, url, page_url AS pageUrl, anchor, before, after, label, level, topic FROM learned_links ORDER BY id`)
+      .all() as (Omit<LearnedLink, 'level' | 'source'> & { level: number | null })[];
+    return rows.map(({ level, ...row }) => ({ ...row, source: 'crawl', ...(level === null ? {} : { level }) }));
+  }
+
   /** Stores labeled links (duplicates of url+pageUrl+topic ignored). Returns how many were new. */
   addLabeledLinks(links: readonly LabeledLink[]): number {
     let added = 0;
@@ -227,9 +303,13 @@ export class CrawlStore {
     return added;
   }
 
+  /** The crawl's labeled links, then the links online learning added that are not among them. */
   labeledLinks(): LabeledLink[] {
     return this.#db.prepare(
-      `SELECT url, page_url AS pageUrl, anchor, before, after, label, source, topic FROM labeled_links ORDER BY id`,
+      `SELECT url, page_url AS pageUrl, anchor, before, after, label, source, topic FROM labeled_links
+       UNION ALL
+       SELECT url, page_url, anchor, before, after, label, 'crawl', topic FROM learned_links l
+        WHERE NOT EXISTS (SELECT 1 FROM labeled_links k WHERE k.url = l.url AND k.page_url = l.page_url AND k.topic = l.topic)`,
     ).all() as LabeledLink[];
   }
 

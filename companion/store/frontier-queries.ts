@@ -29,10 +29,14 @@ interface RawFrontierRow {
   discovered_at: number;
   state: FrontierRow['state'];
   reason: string | null;
+  anchor: string | null;
+  before_text: string | null;
+  after_text: string | null;
+  via_on_topic: number | null;
 }
 
 function toRow(raw: RawFrontierRow): FrontierRow {
-  return {
+  const row: FrontierRow = {
     seq: raw.seq,
     url: raw.url,
     score: raw.score,
@@ -42,6 +46,25 @@ function toRow(raw: RawFrontierRow): FrontierRow {
     discoveredAt: raw.discovered_at,
     state: raw.state,
     reason: raw.reason,
+  };
+  if (raw.anchor !== null) row.context = { anchor: raw.anchor, before: raw.before_text ?? '', after: raw.after_text ?? '' };
+  if (raw.via_on_topic !== null) row.viaOnTopic = raw.via_on_topic === 1;
+  return row;
+}
+
+/** An entry's named parameters for the statements: its context and judgement as columns. */
+function entryParams(entry: FrontierEntry, now: number) {
+  return {
+    url: entry.url,
+    score: entry.score,
+    depth: entry.depth,
+    parent: entry.parent,
+    host: entry.host,
+    now,
+    anchor: entry.context?.anchor ?? null,
+    before: entry.context?.before ?? null,
+    after: entry.context?.after ?? null,
+    via: entry.viaOnTopic === undefined ? null : entry.viaOnTopic ? 1 : 0,
   };
 }
 
@@ -54,17 +77,23 @@ export class FrontierQueries {
   readonly #get: Database.Statement;
   readonly #requeueInFlight: Database.Statement;
   readonly #counts: Database.Statement;
+  readonly #best: Database.Statement;
+  readonly #setScore: Database.Statement;
+  readonly #lowerHost: Database.Statement;
 
   constructor(db: Database.Database) {
+    // The context and judgement travel with the score: the row keeps the link that scored best.
     this.#upsert = db.prepare(`
-      INSERT INTO frontier (url, score, depth, parent, host, discovered_at, state)
-      VALUES (@url, @score, @depth, @parent, @host, @now, 'queued')
+      INSERT INTO frontier (url, score, depth, parent, host, discovered_at, state, anchor, before_text, after_text, via_on_topic)
+      VALUES (@url, @score, @depth, @parent, @host, @now, 'queued', @anchor, @before, @after, @via)
       ON CONFLICT (url) DO UPDATE
-        SET score = excluded.score, depth = excluded.depth, parent = excluded.parent
+        SET score = excluded.score, depth = excluded.depth, parent = excluded.parent,
+            anchor = excluded.anchor, before_text = excluded.before_text, after_text = excluded.after_text,
+            via_on_topic = excluded.via_on_topic
         WHERE frontier.state = 'queued' AND excluded.score > frontier.score`);
     this.#markDoneUpsert = db.prepare(`
-      INSERT INTO frontier (url, score, depth, parent, host, discovered_at, state)
-      VALUES (@url, @score, @depth, @parent, @host, @now, 'done')
+      INSERT INTO frontier (url, score, depth, parent, host, discovered_at, state, anchor, before_text, after_text, via_on_topic)
+      VALUES (@url, @score, @depth, @parent, @host, @now, 'done', @anchor, @before, @after, @via)
       ON CONFLICT (url) DO UPDATE SET state = 'done', reason = NULL`);
     // @excluded: a JSON list of hosts set aside for now, whose rows neither are claimed nor use
     // up the walk's limit (a set-aside host's URLs leading the frontier must not stall it).
@@ -81,16 +110,34 @@ export class FrontierQueries {
     this.#get = db.prepare(`SELECT * FROM frontier WHERE url = ?`);
     this.#requeueInFlight = db.prepare(`UPDATE frontier SET state = 'queued' WHERE state = 'in-flight'`);
     this.#counts = db.prepare(`SELECT state, count(*) AS n FROM frontier GROUP BY state`);
+    this.#best = db.prepare(`SELECT * FROM frontier WHERE state = 'queued' ORDER BY score DESC, seq LIMIT ?`);
+    this.#setScore = db.prepare(`UPDATE frontier SET score = @score WHERE url = @url AND state = 'queued'`);
+    this.#lowerHost = db.prepare(`UPDATE frontier SET score = score - @by WHERE host = @host AND state = 'queued'`);
   }
 
   /** Inserts a new URL or raises a queued one's score. True when a row changed. */
   upsert(entry: FrontierEntry, now: number): boolean {
-    return this.#upsert.run({ ...entry, now }).changes > 0;
+    return this.#upsert.run(entryParams(entry, now)).changes > 0;
   }
 
   /** Marks a URL done, inserting it if unknown (a redirect target reached through another URL). */
   markDone(entry: FrontierEntry, now: number): void {
-    this.#markDoneUpsert.run({ ...entry, now });
+    this.#markDoneUpsert.run(entryParams(entry, now));
+  }
+
+  /** The `limit` best queued rows, best first (what a re-scoring looks at). */
+  bestQueued(limit: number): FrontierRow[] {
+    return (this.#best.all(limit) as RawFrontierRow[]).map(toRow);
+  }
+
+  /** Sets a queued row's score, up or down (a re-scoring); rows no longer queued are left alone. */
+  setScore(url: string, score: number): void {
+    this.#setScore.run({ url, score });
+  }
+
+  /** Lowers every queued row of a host by `by` (the host budget's demotion). Returns how many. */
+  lowerHost(host: string, by: number): number {
+    return this.#lowerHost.run({ host, by }).changes;
   }
 
   /**

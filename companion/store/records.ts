@@ -3,6 +3,7 @@
  * of `DIR/pages.jsonl` (the command-line contract: `{url, status, depth, parent, score,
  * fetchedAt, ...}`).
  */
+import type { LabeledLink } from '../../shared/model/types.ts';
 import type { FrontierState } from './schema.ts';
 
 /** A URL to put on the frontier. Priority convention: higher `score` is crawled sooner. */
@@ -13,6 +14,17 @@ export interface FrontierEntry {
   /** The page the link was found on; null for a seed. */
   parent: string | null;
   host: string;
+  /** The link context that gave the score, kept when the strategy scores again (`rescore`). */
+  context?: LinkText;
+  /** Whether the page the link was found on was judged on topic; undefined when not judged. */
+  viaOnTopic?: boolean;
+}
+
+/** A link's words, as stored with its frontier row. */
+export interface LinkText {
+  anchor: string;
+  before: string;
+  after: string;
 }
 
 /** A frontier row as stored. `seq` is discovery order. */
@@ -70,4 +82,21 @@ export interface PageStats {
   /** Pages with a relevance, and those at or above the threshold. */
   judged: number;
   relevant: number;
+}
+
+/** A page recorded by the crawl, with the context of the link that led to it (online learning). */
+export interface SettledPage {
+  seq: number;
+  url: string;
+  finalUrl: string;
+  parent: string | null;
+  relevance: number | null;
+  context?: LinkText;
+}
+
+/** A labeled link learned during a crawl: its label, and its level when known (level classifier). */
+export interface LearnedLink extends LabeledLink {
+  /** The row's id, once stored. */
+  id?: number;
+  level?: number;
 }

@@ -48,6 +48,8 @@ CREATE TABLE IF NOT EXISTS frontier (
 );
 -- Popping the best queued URL walks this index from its start: O(log n), no sort, no memory.
 CREATE INDEX IF NOT EXISTS frontier_next ON frontier (state, score DESC, seq);
+-- A host's queued URLs, for the host budget's demotions (crawl/host-budget.ts).
+CREATE INDEX IF NOT EXISTS frontier_host ON frontier (host, state);
 
 -- One row per URL taken off the frontier and settled; seq = fetch order. url is UNIQUE so a
 -- page recorded twice fails loudly instead of silently duplicating a line of pages.jsonl.
@@ -84,6 +86,23 @@ CREATE TABLE IF NOT EXISTS labeled_links (
   topic    TEXT    NOT NULL,
   UNIQUE (url, page_url, topic)
 );
+
+-- Links the crawl's online learning added to its models (crawl/online-learning.ts): the link
+-- that led to each judged page, labelled by that judgement, with its distance level to the
+-- topic once one is known. Replayed into the models on resume, so a resumed crawl's models are
+-- the ones it had; "Pull labels" hands them to the extension with the labeled links above.
+CREATE TABLE IF NOT EXISTS learned_links (
+  id       INTEGER PRIMARY KEY AUTOINCREMENT,
+  url      TEXT    NOT NULL,
+  page_url TEXT    NOT NULL,
+  anchor   TEXT    NOT NULL,
+  before   TEXT    NOT NULL,
+  after    TEXT    NOT NULL,
+  label    INTEGER NOT NULL CHECK (label IN (0, 1)),
+  level    INTEGER,
+  topic    TEXT    NOT NULL,
+  UNIQUE (url, page_url, topic)
+);
 `;
 
 /** Applies the pragmas and creates the tables (idempotent). Throws on a foreign schema version. */
@@ -106,6 +125,13 @@ export function applySchema(db: Database.Database): void {
 /** Columns added to a table after version 1 was released, each with a default (see SCHEMA_VERSION). */
 const ADDED_COLUMNS: readonly { table: string; column: string; definition: string }[] = [
   { table: 'pages', column: 'attempts', definition: 'INTEGER NOT NULL DEFAULT 1' },
+  // The link context that gave a queued URL its score, and whether the page it was found on was
+  // judged on topic: what a focused strategy needs to score the URL again after its model learned
+  // (crawl/online-learning.ts), and the example a fetched page's inbound link becomes.
+  { table: 'frontier', column: 'anchor', definition: 'TEXT' },
+  { table: 'frontier', column: 'before_text', definition: 'TEXT' },
+  { table: 'frontier', column: 'after_text', definition: 'TEXT' },
+  { table: 'frontier', column: 'via_on_topic', definition: 'INTEGER' },
 ];
 
 function addMissingColumns(db: Database.Database): void {

@@ -6,7 +6,7 @@
  */
 import type { LinkContext } from '../contexts/types.ts';
 import { extractContexts } from '../contexts/extract-contexts.ts';
-import type { FeatureOptions } from '../features/types.ts';
+import type { FeatureOptions, FeatureVector } from '../features/types.ts';
 import { linkFeatures } from '../features/link-features.ts';
 import type { NaiveBayes } from '../model/naive-bayes.ts';
 import type { Score } from '../model/types.ts';
@@ -43,10 +43,15 @@ export class LinkScorer {
     return extractContexts(page, { window: this.#options.window });
   }
 
+  /** Stages 3–4 for one context: its feature vector (the level classifier scores the same one). */
+  features(context: LinkContext): FeatureVector {
+    return linkFeatures(context, this.#options.tokenizer, this.#options.features);
+  }
+
   /** Stages 3–5 for one context: P(+ | features) with its explanation. */
   score(context: LinkContext): Score {
-    const { tokenizer, features, model, explainTop = 8 } = this.#options;
-    return model.score(linkFeatures(context, tokenizer, features), explainTop);
+    const { model, explainTop = 8 } = this.#options;
+    return model.score(this.features(context), explainTop);
   }
 
   /** Every link of a page, scored, in page order. */

@@ -9,6 +9,7 @@
  */
 import type { LinkContext } from '../../../shared/contexts/types.ts';
 import type { PageSegments } from '../../../shared/segments/types.ts';
+import type { FrontierRow, LinkText } from '../../store/records.ts';
 
 /** The page whose links are being scored. */
 export interface ParentPage {
@@ -18,6 +19,8 @@ export interface ParentPage {
   depth: number;
   /** The parent's own frontier score. */
   score: number;
+  /** Whether the page was judged on topic (`crawl/page-judgement.ts`); undefined when not judged. */
+  onTopic?: boolean;
 }
 
 export interface CrawlStrategy {
@@ -45,6 +48,14 @@ export interface CrawlStrategy {
    * `DEFAULT_CLAIM_WINDOW`.
    */
   readonly claimWindow?: number;
+  /**
+   * Scores a queued URL again from what its row kept (the link context, the parent's judgement),
+   * after the strategy's model learned (`crawl/online-learning.ts`). Strategies that define it get
+   * each link's context stored with its frontier row.
+   */
+  rescore?(row: FrontierRow & { context: LinkText }): number;
+  /** P(+) of a link context: the last resort of the page judge (`crawl/page-judgement.ts`). */
+  linkRelevance?(context: LinkText & { url: string; pageUrl: string }): number;
 }
 
 /** The seed score used when a strategy gives none. */

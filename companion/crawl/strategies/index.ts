@@ -2,6 +2,7 @@
  * The strategy registry: `createStrategy(name, deps)` for the command line and the service.
  * Each strategy states what it needs; a missing dependency or an unknown name is one clear line.
  */
+import type { LevelClassifier } from '../../../shared/model/level-classifier.ts';
 import type { LinkScorer } from '../../../shared/pipeline/link-scorer.ts';
 import type { Tokenizer } from '../../../shared/tokens/types.ts';
 import { createBestFirstStrategy } from './best-first-strategy.ts';
@@ -17,6 +18,12 @@ export interface StrategyDeps {
   scorer?: LinkScorer;
   /** nb: identifies the model file for resume checks. */
   modelFingerprint?: string;
+  /** nb: the level classifier (future value); absent for immediate value only. */
+  levels?: LevelClassifier;
+  /** nb: γ of the future value. Default 0.5. */
+  gamma?: number;
+  /** nb: r2 of exploit/explore; null keeps every link at its value. Default 0.1. */
+  r2?: number | null;
   /** best-first: tokenizer for the topic and page text. */
   tokenizer?: Tokenizer;
   /** best-first: topic keywords or sample text (`--topic`, `--topic-file`). */
@@ -33,7 +40,11 @@ export class StrategyConfigError extends Error {
 const FACTORIES: Record<string, (deps: StrategyDeps) => CrawlStrategy> = {
   nb(deps) {
     if (!deps.scorer) throw new StrategyConfigError('strategy nb needs a model (--model FILE)');
-    return createNbStrategy({ scorer: deps.scorer, fingerprint: deps.modelFingerprint });
+    try {
+      return createNbStrategy({ scorer: deps.scorer, fingerprint: deps.modelFingerprint, levels: deps.levels, gamma: deps.gamma, r2: deps.r2 });
+    } catch (error) {
+      throw new StrategyConfigError((error as Error).message, { cause: error });
+    }
   },
   bfs: () => createBfsStrategy(),
   'best-first'(deps) {

@@ -1,0 +1,71 @@
+/**
+ * LinkScent's command line as a child process, the way users run it, with the loopback guard
+ * preloaded so the documents' links to real sites never leave the machine
+ * (`loopback-guard.ts`), and its peak RSS polled from /proc.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CLI = join(ROOT, 'companion', 'bin', 'linkscent.mjs');
+const GUARD = join(ROOT, 'bench', 'support', 'loopback-guard.ts');
+
+export interface ChildResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  wallMs: number;
+  /** Peak resident set size of the child, bytes (VmHWM). */
+  peakRss: number;
+}
+
+/** Runs `node --import tsx --import loopback-guard <args>`, polling its peak RSS. */
+export function runNode(args: string[], env: Record<string, string> = {}): Promise<ChildResult> {
+  return new Promise((resolvePromise, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', GUARD, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    let peakRss = 0;
+    const poll = () => {
+      try {
+        const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        if (match) peakRss = Math.max(peakRss, Number(match[1]) * 1024);
+      } catch {
+        // gone already, or no /proc: the last reading stands
+      }
+    };
+    const timer = setInterval(poll, 50);
+    child.on('error', (error) => {
+      clearInterval(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearInterval(timer);
+      resolvePromise({
+        code,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        wallMs: Number(process.hrtime.bigint() - started) / 1e6,
+        peakRss,
+      });
+    });
+  });
+}
+
+/** `linkscent <args>`; throws with the end of its stderr when it fails. */
+export async function linkscent(args: string[], env: Record<string, string> = {}): Promise<ChildResult> {
+  const result = await runNode([CLI, ...args], env);
+  if (result.code !== 0) {
+    throw new Error(`linkscent ${args[0]} exited ${result.code}:\n${result.stderr.trim().split('\n').slice(-5).join('\n')}`);
+  }
+  return result;
+}

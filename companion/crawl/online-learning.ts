@@ -1,0 +1,201 @@
+/**
+ * Online incremental learning during a crawl (issue 11): seed 001's periodic retraining ("after
+ * every N communities, add the forward links of the most relevant pages crawled so far to the
+ * link classifier's training data"), ACHE's online learning, Chakrabarti et al. 2002's
+ * "apprentice" that learns from the crawl's own judgements.
+ *
+ * Every `every` recorded pages, `update()` turns what the crawl learned into examples:
+ *
+ *   1. Each newly judged page (`page-judgement.ts`) makes the link that led to it an example
+ *      of the link classifier, labelled by the judgement: a link into a page judged on topic is
+ *      a positive, one into a page judged off topic a negative (Han et al. 2010's unit, a
+ *      labeled link, with the crawl as the labeller).
+ *   2. Levels on the crawl's own graph, as its discovery tree (the parent each page was reached
+ *      from): the link into an on-topic page is level 0, the link into its parent level 1, into
+ *      its grandparent level 2, … up to L − 2. A link already learned at a higher level moves
+ *      down (`remove` + `add`), so each keeps the smallest distance the crawl has shown. The tree
+ *      is a subgraph of the crawl's graph, so these distances are upper bounds, as `collect`'s
+ *      are (`shared/labels/link-levels.ts`); it costs O(L) per on-topic page and no edge table.
+ *      Links into pages with no on-topic page found below them get no level: "far" is only
+ *      learned from the teaching, where a page's whole neighbourhood was seen.
+ *   3. Both classifiers are updated with `add` (never refitted), the examples stored in the
+ *      crawl's store in one transaction (`learned_links`), and the best `rescoreTop` queued URLs
+ *      scored again with the updated models (`CrawlStrategy.rescore`), so what was learned
+ *      reorders the frontier's head without a scan of every queued row.
+ *
+ * Learning needs judgements that do not come from the model itself: the topic's URL patterns or
+ * a page classifier. Judged by its own link score, a crawl would only teach itself its mistakes.
+ *
+ * On resume the stored examples are replayed into the models (`add` is exact and order-free), so
+ * a resumed crawl scores with the models it had when it stopped.
+ */
+import type { LinkContext } from '../../shared/contexts/types.ts';
+import type { FeatureVector } from '../../shared/features/types.ts';
+import type { LevelClassifier } from '../../shared/model/level-classifier.ts';
+import type { NaiveBayes } from '../../shared/model/naive-bayes.ts';
+import type { Label } from '../../shared/model/types.ts';
+import type { CrawlStore } from '../store/crawl-store.ts';
+import type { LearnedLink, LinkText } from '../store/records.ts';
+import type { CrawlStrategy } from './strategies/crawl-strategy.ts';
+
+/** Pages between two updates. */
+export const DEFAULT_ONLINE_EVERY = 50;
+
+/** Queued URLs scored again after an update. */
+export const DEFAULT_RESCORE_TOP = 4096;
+
+export interface OnlineLearningOptions {
+  /** Pages recorded between two updates (≥ 1). */
+  every: number;
+  /** Queued URLs, best first, scored again after each update. */
+  rescoreTop: number;
+  /** The topic written into each learned example. */
+  topic: string;
+  /** Relevance at or above which a judged page is on topic. */
+  relevanceThreshold: number;
+}
+
+export interface OnlineModels {
+  /** The link classifier, updated in place (the strategy scores with the same object). */
+  links: NaiveBayes;
+  /** The level classifier, updated in place; absent when the model has none. */
+  levels?: LevelClassifier;
+  /** The link features both classifiers use. */
+  features(context: LinkContext): FeatureVector;
+}
+
+export interface UpdateSummary {
+  /** Learned examples added (links into newly judged pages). */
+  added: number;
+  positives: number;
+  /** Levels given or lowered. */
+  levelled: number;
+  /** Queued rows scored again. */
+  rescored: number;
+}
+
+interface MetaState {
+  /** The last page (fetch-order seq) turned into examples. */
+  seq: number;
+}
+
+/** A learned link in memory: what updating its level needs. */
+interface Learned {
+  id: number;
+  features: FeatureVector;
+  level: number | undefined;
+}
+
+export class OnlineLearner {
+  #seq: number;
+  #pagesSinceUpdate = 0;
+  /** A page's URL (requested and final) → the URL of the page it was found on. */
+  readonly #parentOf = new Map<string, string>();
+  /** A page's URL (requested and final) → the learned link into it. */
+  readonly #inbound = new Map<string, Learned>();
+
+  constructor(
+    private readonly store: CrawlStore,
+    private readonly strategy: CrawlStrategy,
+    private readonly models: OnlineModels,
+    private readonly options: OnlineLearningOptions,
+    /** How far below its value a host's URLs are queued (the host budget), kept when re-scoring. */
+    private readonly hostPenalty: (host: string) => number = () => 0,
+  ) {
+    if (!Number.isInteger(options.every) || options.every < 1) throw new RangeError(`online learning: every must be a whole number ≥ 1, got ${options.every}`);
+    this.#seq = store.getMeta<MetaState>('online')?.seq ?? 0;
+    this.#replay();
+  }
+
+  /** Counts a recorded page; every `every` pages, learns (`update`). */
+  pageRecorded(): UpdateSummary | undefined {
+    if (++this.#pagesSinceUpdate < this.options.every) return undefined;
+    this.#pagesSinceUpdate = 0;
+    return this.update();
+  }
+
+  /** Turns the pages recorded since the last update into examples, updates the models, re-scores. */
+  update(): UpdateSummary {
+    const { links, levels, features } = this.models;
+    const L = levels?.levels ?? 0;
+    const added: LearnedLink[] = [];
+    const fresh: Learned[] = [];
+    const relevelled = new Map<number, number>();
+    let positives = 0;
+    const pages = this.store.settledPagesSince(this.#seq);
+    for (const page of pages) {
+      this.#seq = page.seq;
+      if (page.parent === null) continue;
+      this.#parentOf.set(page.url, page.parent);
+      this.#parentOf.set(page.finalUrl, page.parent);
+      if (page.relevance === null || !page.context) continue;
+      const label: Label = page.relevance >= this.options.relevanceThreshold ? 1 : 0;
+      const x = features(contextOf(page.url, page.parent, page.context));
+      links.add(x, label);
+      const learned: Learned = { id: 0, features: x, level: undefined };
+      this.#inbound.set(page.url, learned);
+      this.#inbound.set(page.finalUrl, learned);
+      added.push({ url: page.url, pageUrl: page.parent, ...page.context, label, source: 'crawl', topic: this.options.topic });
+      fresh.push(learned);
+      if (label === 1) positives++;
+      if (label === 1 && levels) {
+        // Credit along the discovery tree: the link into this page is level 0, into its parent 1, …
+        let url: string | undefined = page.url;
+        for (let d = 0; url !== undefined && d < L - 1; d++) {
+          const into = this.#inbound.get(url);
+          if (into && (into.level === undefined || into.level > d)) {
+            if (into.level !== undefined) levels.remove(into.features, into.level);
+            levels.add(into.features, d);
+            into.level = d;
+            if (into.id !== 0) relevelled.set(into.id, d);
+          }
+          url = this.#parentOf.get(url);
+        }
+      }
+    }
+    added.forEach((link, i) => (link.level = fresh[i]!.level));
+    this.store.saveLearning(added, [...relevelled].map(([id, level]) => ({ id, level })), { seq: this.#seq } satisfies MetaState);
+    added.forEach((link, i) => (fresh[i]!.id = link.id!));
+    const rescored = this.#rescore();
+    return { added: added.length, positives, levelled: relevelled.size + fresh.filter((l) => l.level !== undefined).length, rescored };
+  }
+
+  /** The best queued rows, scored again with the updated models (the host budget's step kept). */
+  #rescore(): number {
+    const rescore = this.strategy.rescore;
+    if (!rescore) return 0;
+    const scores: { url: string; score: number }[] = [];
+    for (const row of this.store.bestQueued(this.options.rescoreTop)) {
+      if (!row.context) continue;
+      scores.push({ url: row.url, score: rescore({ ...row, context: row.context }) - this.hostPenalty(row.host) });
+    }
+    this.store.setScores(scores);
+    return scores.length;
+  }
+
+  /** Resume: the stored examples back into the models, and the discovery tree rebuilt. */
+  #replay(): void {
+    const { links, levels, features } = this.models;
+    const finalOf = new Map<string, string>();
+    for (const page of this.store.settledPagesSince(0)) {
+      if (page.seq > this.#seq) break;
+      finalOf.set(page.url, page.finalUrl);
+      if (page.parent === null) continue;
+      this.#parentOf.set(page.url, page.parent);
+      this.#parentOf.set(page.finalUrl, page.parent);
+    }
+    for (const link of this.store.learnedLinks()) {
+      const x = features(contextOf(link.url, link.pageUrl, link));
+      links.add(x, link.label);
+      if (link.level !== undefined && levels) levels.add(x, link.level);
+      const learned: Learned = { id: link.id!, features: x, level: link.level };
+      this.#inbound.set(link.url, learned);
+      const finalUrl = finalOf.get(link.url);
+      if (finalUrl !== undefined) this.#inbound.set(finalUrl, learned);
+    }
+  }
+}
+
+function contextOf(url: string, pageUrl: string, text: LinkText): LinkContext {
+  return { url, pageUrl, anchor: text.anchor, before: text.before, after: text.after };
+}
