@@ -1,0 +1,74 @@
+/**
+ * Out-of-scope links are never queued, so their hosts are never looked up. The web resolves by
+ * a lookup function that records every name asked: the one stand-in here, since a test cannot
+ * own real DNS; the sites, the HTTP and the crawl are real.
+ */
+import type { LookupAddress, LookupOptions } from 'node:dns';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent } from 'undici';
+import { runCrawl } from '../../../companion/crawl/crawler.ts';
+import { createStrategy } from '../../../companion/crawl/strategies/index.ts';
+import { compileScope } from '../../../companion/crawl/url-scope.ts';
+import { byName, startThreeSiteWeb, type ThreeSiteWeb } from '../support/three-site-web.ts';
+import { tempDir } from './crawl-test-helpers.ts';
+
+let web: ThreeSiteWeb;
+beforeAll(async () => {
+  web = await startThreeSiteWeb({ names: true });
+});
+afterAll(() => web.close());
+
+/** An agent that resolves the web's names to their loopback addresses, recording each name asked. */
+function recordingAgent(asked: string[]): Agent {
+  type Callback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+  const lookup = (hostname: string, options: LookupOptions, callback: Callback) => {
+    asked.push(hostname);
+    const address = byName[hostname];
+    if (address === undefined) {
+      const error: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
+      error.code = 'ENOTFOUND';
+      callback(error, '');
+      return;
+    }
+    if (options.all) callback(null, [{ address, family: 4 }]);
+    else callback(null, address, 4);
+  };
+  return new Agent({ connect: { lookup: lookup as never } });
+}
+
+async function crawl(scope: 'any' | 'seed-hosts', deny: string[] = []): Promise<string[]> {
+  const asked: string[] = [];
+  const agent = recordingAgent(asked);
+  const { dir, cleanup } = tempDir();
+  try {
+    await runCrawl({
+      seeds: [web.directory],
+      outDir: dir,
+      maxPages: 20,
+      strategy: createStrategy('bfs'),
+      delayMs: 0,
+      concurrency: 2,
+      inScope: compileScope({ scope, allow: [], deny }, [web.directory]),
+      dispatcher: agent,
+      log: () => {},
+    });
+  } finally {
+    await agent.close();
+    cleanup();
+  }
+  return [...new Set(asked)].sort();
+}
+
+describe('crawl scope', () => {
+  it('looks up no host outside the seeds\' hosts with --scope seed-hosts', async () => {
+    expect(await crawl('seed-hosts')).toEqual(['dir.test']);
+  });
+
+  it('looks up no host a --deny pattern names', async () => {
+    expect(await crawl('any', ['life.test', 'sports.test'])).toEqual(['digital.test', 'dir.test']);
+  });
+
+  it('looks up every linked host with --scope any (the control: the recording works)', async () => {
+    expect(await crawl('any')).toEqual(['digital.test', 'dir.test', 'life.test', 'sports.test']);
+  });
+});
