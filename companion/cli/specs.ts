@@ -9,6 +9,11 @@
 import { DEFAULT_NB_FORM } from '../../shared/model/nb-counts.ts';
 import { DEFAULT_SERVICE_PORT } from '../../shared/service-api/types.ts';
 import { CRAWL_DEFAULTS } from '../crawl/crawl-options.ts';
+import { DEFAULT_PAGES_PER_STEP } from '../crawl/host-budget.ts';
+import { DEFAULT_ONLINE_EVERY } from '../crawl/online-learning.ts';
+import { DEFAULT_R2 } from '../crawl/strategies/nb-strategy.ts';
+import { DEFAULT_SCOPE } from '../crawl/url-scope.ts';
+import { DEFAULT_GAMMA } from '../../shared/model/level-classifier.ts';
 import { DEFAULT_RETRY_POLICY, MAX_RETRIES } from '../fetch/retry-policy.ts';
 import type { CommandSpec } from './args.ts';
 
@@ -23,6 +28,13 @@ const window = {
   value: 'W',
   description: 'Link-context window in characters (seed 000 §3.3)',
   default: String(DEFAULT_WINDOW),
+} as const;
+
+/** Scope and URL filters, the same for collect and crawl (`crawl/url-scope.ts`). */
+const scopeOptions = {
+  scope: { type: 'string', value: 'any|seed-hosts|seed-domains', description: 'Which hosts links may lead to: any, the seeds\' hosts, or the seeds\' registrable domains', default: DEFAULT_SCOPE },
+  allow: { type: 'string', multiple: true, value: 'pattern', description: 'Queue only links matching one of these URL patterns (same syntax as --positive)' },
+  deny: { type: 'string', multiple: true, value: 'pattern', description: 'Never queue links matching these URL patterns' },
 } as const;
 
 const retries = {
@@ -50,6 +62,7 @@ export const collectSpec: CommandSpec = {
     retries,
     topic: { type: 'string', value: 'NAME', description: 'Topic name written into each example', default: DEFAULT_TOPIC },
     window,
+    ...scopeOptions,
   },
   notes: [
     'A link whose URL matches both a positive and a negative pattern is positive: the positive\n' +
@@ -133,7 +146,24 @@ export const crawlSpec: CommandSpec = {
     'topic-file': { type: 'string', value: 'FILE', description: 'Topic keywords or sample text for best-first, from a file' },
     alpha: { type: 'string', value: 'A', description: 'best-first: weight of the parent page vs the anchor (seed 004)', default: '0.6' },
     'page-model': { type: 'string', value: 'FILE', description: 'Page classifier (train --pages) judging each page; gives the harvest rate' },
+    ...scopeOptions,
+    gamma: { type: 'string', value: 'G', description: 'nb: discount per hop of the future value, from 0 to 1', default: String(DEFAULT_GAMMA) },
+    r2: { type: 'string', value: 'R', description: 'nb: least value a link on an off-topic page needs to keep its place (seed 001)', default: String(DEFAULT_R2) },
+    'online-every': { type: 'string', value: 'N', description: 'nb: learn from the crawl every N pages', default: String(DEFAULT_ONLINE_EVERY) },
+    'host-budget': { type: 'string', value: 'K', description: 'nb: a host drops a step after every K pages with no on-topic page', default: String(DEFAULT_PAGES_PER_STEP) },
+    'no-future': { type: 'boolean', description: 'nb: immediate value only (no level classifier)' },
+    'no-explore': { type: 'boolean', description: 'nb: keep every link at its value, whatever the page it is on' },
+    'no-online': { type: 'boolean', description: 'nb: no learning during the crawl' },
+    'no-host-budget': { type: 'boolean', description: 'nb: no host budget' },
   },
+  notes: [
+    'nb orders links by the expected reward of following them: max(P(+ | link), Σ_d P(level d | link)·γ^d),\n' +
+      'the link classifier\'s P(+) and the level classifier\'s future value (distance to the topic).\n' +
+      'A page is judged on topic by the topic\'s URL patterns when the model carries them (train\n' +
+      '--positive); else by --page-model; else by the P(+) of the link that led to it. From a page\n' +
+      'judged off topic, links whose value is below --r2 go to the back of the queue. Online learning\n' +
+      'needs the patterns or --page-model. Every option and formula: docs/focused-crawl.md.',
+  ],
 };
 
 export const serveSpec: CommandSpec = {

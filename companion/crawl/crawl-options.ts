@@ -9,6 +9,7 @@ import { DEFAULT_RETRY_POLICY, MAX_RETRIES, type RetryPolicy } from '../fetch/re
 import type { CrawlHooks } from './crawl-hooks.ts';
 import { CrawlOptionsError } from './crawl-errors.ts';
 import type { OnlineModels } from './online-learning.ts';
+import { compileScope, DEFAULT_SCOPE, type ScopeRules } from './url-scope.ts';
 import type { CrawlProgress } from './progress.ts';
 import type { CrawlStrategy } from './strategies/crawl-strategy.ts';
 import { DEFAULT_TRAP_CAPS, type TrapCaps } from './traps.ts';
@@ -71,11 +72,12 @@ export interface CrawlOptions {
    */
   onTopicUrl?: (url: string) => boolean;
   /**
-   * Which links may be queued (`url-scope.ts`: scope, --allow, --deny). A link it refuses is never
-   * queued, so its host is never looked up or asked for robots.txt. Seeds are always crawled.
-   * Default: every link.
+   * Which links may be queued (`url-scope.ts`): `scope` any, seed-hosts or seed-domains (of every
+   * seed, a resumed crawl's stored ones included), `allow` and `deny` URL patterns. A link out of
+   * scope is never queued, so its host is never looked up or asked for robots.txt. Seeds are
+   * always crawled. Default `{ scope: 'any', allow: [], deny: [] }`.
    */
-  inScope?: (url: string) => boolean;
+  scope: ScopeRules;
   /**
    * The host budget (`host-budget.ts`): pages a host may have without an on-topic page before
    * its URLs drop a step; null for none. Needs judged pages. Default null.
@@ -112,6 +114,7 @@ export const CRAWL_DEFAULTS = Object.freeze({
   hooks: [] as CrawlHooks[],
   relevanceThreshold: 0.5,
   hostBudget: null,
+  scope: { scope: DEFAULT_SCOPE, allow: [], deny: [] } as ScopeRules,
   log: (line: string) => void process.stderr.write(`${line}\n`),
 });
 
@@ -127,7 +130,6 @@ const KNOWN = new Set<string>([
   'onProgress',
   'pageJudge',
   'onTopicUrl',
-  'inScope',
   'online',
   'dispatcher',
 ]);
@@ -166,7 +168,12 @@ export function validateCrawlOptions(input: CrawlOptionsInput): CrawlOptions {
     wholeNumber('online.rescoreTop', options.online.rescoreTop, 0);
     if (!options.strategy?.rescore) throw new CrawlOptionsError(`online learning needs a strategy that can score queued URLs again (nb), not ${String(options.strategy?.name)}`);
   }
-  for (const fn of ['onProgress', 'pageJudge', 'log', 'onTopicUrl', 'inScope'] as const) {
+  try {
+    compileScope(options.scope, []);
+  } catch (error) {
+    throw new CrawlOptionsError(`scope: ${(error as Error).message}`, { cause: error });
+  }
+  for (const fn of ['onProgress', 'pageJudge', 'log', 'onTopicUrl'] as const) {
     if (options[fn] !== undefined && typeof options[fn] !== 'function') throw new CrawlOptionsError(`${fn} must be a function`);
   }
 

@@ -31,6 +31,8 @@ export interface CrawlSession {
   resumed: boolean;
   /** URLs a killed run had in flight, queued again. */
   requeued: number;
+  /** Every seed of the crawl, earlier runs' included (what a seed-hosts scope is of). */
+  seeds: string[];
 }
 
 /** Valid seeds, normalised; each invalid one reported in one line. */
@@ -53,7 +55,8 @@ export function openSession(options: CrawlOptions): CrawlSession {
   try {
     const requeued = options.resume ? resumeStore(store, options, seeds) : initStore(store, options, seeds);
     const jsonl = PagesJsonl.rebuild(options.outDir, store);
-    return { store, jsonl, resumed: options.resume, requeued };
+    const allSeeds = store.getMeta<CrawlMeta>('crawl')?.seeds ?? seeds;
+    return { store, jsonl, resumed: options.resume, requeued, seeds: allSeeds };
   } catch (error) {
     store.close();
     throw error;

@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import { hostOf, STORE_FILE } from '../store/crawl-store.ts';
 import { HostBudget } from './host-budget.ts';
 import { OnlineLearner } from './online-learning.ts';
+import { compileScope } from './url-scope.ts';
 import { DEFAULT_CLAIM_WINDOW } from './strategies/crawl-strategy.ts';
 
 /** Resolves after `ms`, or at once when `signal` aborts (the loop then sees the abort). */
@@ -78,8 +79,10 @@ export async function runCrawl(input: CrawlOptionsInput): Promise<CrawlSummary> 
   const learner = options.online
     ? new OnlineLearner(store, options.strategy, options.online.models, { ...options.online, relevanceThreshold: options.relevanceThreshold }, hostPenalty)
     : undefined;
+  const inScope = compileScope(options.scope, session.seeds);
   const ctx: UrlContext = {
     options,
+    inScope,
     store,
     jsonl,
     state,

@@ -23,7 +23,9 @@ export interface FollowResult {
 }
 
 /** What following needs besides the page: the crawl's rules and the strategy's wishes. */
-export interface FollowRules extends Pick<CrawlOptions, 'maxDepth' | 'traps' | 'inScope'> {
+export interface FollowRules extends Pick<CrawlOptions, 'maxDepth' | 'traps'> {
+  /** Which links may be queued (`url-scope.ts`); undefined: every one. */
+  inScope?: (url: string) => boolean;
   /** Whether a host still takes pages (its page cap). */
   hostOpen(host: string): boolean;
   /** How far below its score a URL of the host is queued (the host budget). */

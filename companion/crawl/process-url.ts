@@ -36,6 +36,8 @@ export interface UrlContext {
   jsonl: PagesJsonl;
   state: CrawlState;
   fetcher: CrawlFetcher;
+  /** Which links may be queued (`url-scope.ts`); undefined: every one. */
+  inScope?: (url: string) => boolean;
   /** How far below its score a URL of the host is queued (`host-budget.ts`; 0 without one). */
   hostPenalty(host: string): number;
   /** Called after each page's transaction, before its pageStored hooks (host budget, online learning). */
@@ -129,7 +131,7 @@ async function parseAndScore(
   const { followed, children } = followLinks(task, fetched.finalUrl, page, contexts, scores, {
     maxDepth: options.maxDepth,
     traps: options.traps,
-    inScope: options.inScope,
+    inScope: ctx.inScope,
     hostOpen: (host) => state.hostOpen(host),
     hostPenalty: ctx.hostPenalty,
     strategyName: options.strategy.name,

@@ -15,6 +15,7 @@ import type { CliIo } from '../io.ts';
 import { createPatternLabeler, labelContexts } from '../pattern-labeler.ts';
 import { DEFAULT_TOPIC, DEFAULT_WINDOW } from '../specs.ts';
 import { checkSeedArgs, crawlLimitOptions, EXIT_INTERRUPTED, installInterrupt } from './crawl-common.ts';
+import { scopeOf } from './crawl.ts';
 
 export async function run(args: Args, io: CliIo): Promise<number | void> {
   // Every check before any work: a bad line costs nothing.
@@ -27,6 +28,7 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
   const topic = args.string('topic') ?? DEFAULT_TOPIC;
   const window = args.positiveInt('window', DEFAULT_WINDOW);
   const limits = crawlLimitOptions(args);
+  const scope = scopeOf(args);
 
   const [{ runCrawl }, { createStrategy }, { createProgressReporter }, { LabeledWriter }] = await Promise.all([
     import('../../crawl/crawler.ts'),
@@ -47,6 +49,7 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
       strategy: createStrategy('bfs'),
       window,
       ...limits,
+      scope,
       signal: interrupt.signal,
       onProgress(progress) {
         pages = progress.fetched;

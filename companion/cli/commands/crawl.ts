@@ -6,6 +6,15 @@
  * --topic or --topic-file. With --page-model, a page classifier judges every fetched page: its
  * relevance lands in pages.jsonl and the progress line shows a running harvest-rate estimate.
  */
+import { DEFAULT_GAMMA, type LevelClassifier } from '../../../shared/model/level-classifier.ts';
+import type { Topic } from '../../../shared/model/types.ts';
+import type { LinkScorer } from '../../../shared/pipeline/link-scorer.ts';
+import { compileUrlPatterns } from '../../../shared/urls/url-pattern.ts';
+import type { CrawlOptionsInput } from '../../crawl/crawl-options.ts';
+import { DEFAULT_PAGES_PER_STEP } from '../../crawl/host-budget.ts';
+import { DEFAULT_ONLINE_EVERY, DEFAULT_RESCORE_TOP } from '../../crawl/online-learning.ts';
+import { DEFAULT_R2 } from '../../crawl/strategies/nb-strategy.ts';
+import { compileScope, DEFAULT_SCOPE, SCOPES, type Scope, type ScopeRules } from '../../crawl/url-scope.ts';
 import { readTextFile } from '../../platform/input-files.ts';
 import type { Args } from '../args.ts';
 import { CliFailure, UsageError } from '../errors.ts';
@@ -35,6 +44,7 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
   const alpha = args.has('alpha') ? args.number('alpha', { min: 0, max: 1, what: 'a number from 0 to 1' }) : undefined;
   const pageModelPath = args.string('page-model');
   const limits = crawlLimitOptions(args);
+  const focus = focusOptions(args, strategyName);
 
   const [{ runCrawl }, { createStrategy, StrategyConfigError }, { createProgressReporter }, { loadNodeTokenizer }] = await Promise.all([
     import('../../crawl/crawler.ts'),
@@ -46,24 +56,27 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
 
   let strategy;
   let window: number | undefined;
+  let nbParts: Partial<CrawlOptionsInput> = {};
+  let pageJudge;
+  if (pageModelPath !== undefined) {
+    const { loadPageClassifier, createPageJudge } = await import('../../page-classifier/page-judge.ts');
+    pageJudge = createPageJudge(loadPageClassifier(pageModelPath, tokenizer));
+  }
   try {
     if (strategyName === 'nb') {
       const { loadLinkScorer } = await import('../../model/link-model-file.ts');
       const loaded = await loadLinkScorer(modelPath!, tokenizer, args.string('model-topic'));
       window = loaded.topic.window;
-      strategy = createStrategy('nb', { scorer: loaded.scorer, modelFingerprint: loaded.fingerprint });
+      const levels = focus.future ? loaded.levels : undefined;
+      if (focus.future && !loaded.levels) io.warn('linkscent crawl: the model has no level classifier (train it again to get one): links are valued by P(+) alone');
+      strategy = createStrategy('nb', { scorer: loaded.scorer, modelFingerprint: loaded.fingerprint, levels, gamma: focus.gamma, r2: focus.r2 });
+      nbParts = nbCrawlParts(loaded.topic, loaded.scorer, levels, focus, pageJudge !== undefined, (line) => io.warn(line));
     } else {
       strategy = createStrategy(strategyName, { tokenizer, topicText, alpha });
     }
   } catch (error) {
     if (error instanceof StrategyConfigError) throw new UsageError(error.message, { cause: error });
     throw error;
-  }
-
-  let pageJudge;
-  if (pageModelPath !== undefined) {
-    const { loadPageClassifier, createPageJudge } = await import('../../page-classifier/page-judge.ts');
-    pageJudge = createPageJudge(loadPageClassifier(pageModelPath, tokenizer));
   }
 
   const interrupt = installInterrupt(io, 'crawl');
@@ -77,6 +90,8 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
       resume,
       ...(window !== undefined ? { window } : {}),
       ...limits,
+      ...nbParts,
+      scope: scopeOf(args),
       pageJudge,
       signal: interrupt.signal,
       onProgress: createProgressReporter(),
@@ -97,6 +112,83 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
       `${summary.queued} queued, stopped by ${summary.stoppedBy} → ${summary.pagesFile}`,
   );
   return summary.stoppedBy === 'aborted' ? EXIT_INTERRUPTED : undefined;
+}
+
+/** What nb adds to the crawl, as the flags chose (`docs/focused-crawl.md`). */
+interface FocusFlags {
+  future: boolean;
+  explore: boolean;
+  online: boolean;
+  hostBudget: boolean;
+  gamma: number;
+  r2: number | null;
+  onlineEvery: number;
+  pagesPerStep: number;
+}
+
+const NB_ONLY = ['gamma', 'r2', 'online-every', 'host-budget', 'no-future', 'no-explore', 'no-online', 'no-host-budget'] as const;
+
+function focusOptions(args: Args, strategyName: string): FocusFlags {
+  if (strategyName !== 'nb') {
+    for (const name of NB_ONLY) if (args.has(name)) throw new UsageError(`--${name} is for --strategy nb, not ${strategyName}`);
+  }
+  const flags: FocusFlags = {
+    future: !args.flag('no-future'),
+    explore: !args.flag('no-explore'),
+    online: !args.flag('no-online'),
+    hostBudget: !args.flag('no-host-budget'),
+    gamma: args.number('gamma', { min: 0, max: 1, what: 'a number from 0 to 1' }, DEFAULT_GAMMA),
+    r2: args.number('r2', { min: 0, max: 1, what: 'a number from 0 to 1' }, DEFAULT_R2),
+    onlineEvery: args.positiveInt('online-every', DEFAULT_ONLINE_EVERY),
+    pagesPerStep: args.positiveInt('host-budget', DEFAULT_PAGES_PER_STEP),
+  };
+  if (!flags.explore) flags.r2 = null;
+  if (!flags.future && args.has('gamma')) throw new UsageError('--gamma is the future value\'s discount: drop it or --no-future');
+  if (!flags.online && args.has('online-every')) throw new UsageError('--online-every goes with online learning: drop it or --no-online');
+  if (!flags.hostBudget && args.has('host-budget')) throw new UsageError('--host-budget K goes with the host budget: drop it or --no-host-budget');
+  return flags;
+}
+
+/**
+ * The crawl options nb adds: the page judge of the topic's patterns, the host budget, online
+ * learning (which needs judgements not made by the model itself: the patterns or a page model).
+ */
+function nbCrawlParts(
+  topic: Topic,
+  scorer: LinkScorer,
+  levels: LevelClassifier | undefined,
+  focus: FocusFlags,
+  hasPageModel: boolean,
+  warn: (line: string) => void,
+): Partial<CrawlOptionsInput> {
+  const parts: Partial<CrawlOptionsInput> = {};
+  if (topic.positive.length > 0) parts.onTopicUrl = compileUrlPatterns(topic.positive);
+  if (focus.hostBudget) parts.hostBudget = focus.pagesPerStep;
+  if (focus.online) {
+    if (parts.onTopicUrl || hasPageModel) {
+      parts.online = {
+        models: { links: scorer.model, levels, features: (context) => scorer.features(context) },
+        every: focus.onlineEvery,
+        rescoreTop: DEFAULT_RESCORE_TOP,
+        topic: topic.id,
+      };
+    } else {
+      warn('linkscent crawl: no online learning: the model carries no URL patterns (train --positive) and no --page-model judges pages');
+    }
+  }
+  return parts;
+}
+
+/** --scope, --allow and --deny, checked (a bad pattern is bad usage, before any work). */
+export function scopeOf(args: Args): ScopeRules {
+  const scope = args.choice<Scope>('scope', SCOPES, DEFAULT_SCOPE);
+  const rules: ScopeRules = { scope, allow: args.list('allow'), deny: args.list('deny') };
+  try {
+    compileScope(rules, []);
+  } catch (error) {
+    throw new UsageError((error as Error).message, { cause: error });
+  }
+  return rules;
 }
 
 /** --topic keywords or --topic-file's text (not both). */

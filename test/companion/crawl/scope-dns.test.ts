@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from 'undici';
 import { runCrawl } from '../../../companion/crawl/crawler.ts';
 import { createStrategy } from '../../../companion/crawl/strategies/index.ts';
-import { compileScope } from '../../../companion/crawl/url-scope.ts';
 import { byName, startThreeSiteWeb, type ThreeSiteWeb } from '../support/three-site-web.ts';
 import { tempDir } from './crawl-test-helpers.ts';
 
@@ -48,7 +47,7 @@ async function crawl(scope: 'any' | 'seed-hosts', deny: string[] = []): Promise<
       strategy: createStrategy('bfs'),
       delayMs: 0,
       concurrency: 2,
-      inScope: compileScope({ scope, allow: [], deny }, [web.directory]),
+      scope: { scope, allow: [], deny },
       dispatcher: agent,
       log: () => {},
     });
