@@ -7,7 +7,7 @@
  * keep its nodes alive through us; verdicts sit in a `WeakMap` keyed by the element.
  */
 import type { Level, LinkVerdict } from '../messages/protocol.ts';
-import type { LinkElement } from './tracked-dom.ts';
+import type { LinkElement } from './extract-links.ts';
 
 export class LinkRegistry {
   readonly #elements: WeakRef<LinkElement>[] = [];
