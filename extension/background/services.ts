@@ -3,7 +3,7 @@
  * webextension-polyfill; tests build them in memory. Handlers see plain data only.
  */
 import type { BackgroundToContent, BackgroundToContentReplies } from '../messages/protocol.ts';
-import type { FetchLike } from '../companion/client.ts';
+import type { FetchLike } from '../companion-client/client.ts';
 import type { CompanionStore, SettingsStore, TopicStore } from '../storage/stores.ts';
 import type { WorkerRemote } from './worker-host.ts';
 

@@ -24,7 +24,7 @@
  */
 import type { LinkContext } from '../../shared/contexts/types.ts';
 import type { CrawlInfo } from '../../shared/service-api/types.ts';
-import type { CompanionProblem } from '../companion/client.ts';
+import type { CompanionProblem } from '../companion-client/client.ts';
 import type { FeatureGroup } from '../../shared/features/types.ts';
 import type { Label, LabelSource, NbForm, Score, Topic } from '../../shared/model/types.ts';
 

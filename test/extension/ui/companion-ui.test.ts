@@ -9,7 +9,7 @@ import type { CompanionFailure, CrawlView, UiToBackgroundReplies } from '../../.
 import { startOptions } from '../../../extension/options/options.ts';
 import { startPopup } from '../../../extension/popup/popup.ts';
 import type { Topic } from '../../../shared/model/types.ts';
-import { crawlInfo } from '../companion/fake-service.ts';
+import { crawlInfo } from '../companion-client/fake-service.ts';
 import { fakeBrowser, type Handlers } from './fake-browser.ts';
 import { loadPage, untranslated } from './load-page.ts';
 
