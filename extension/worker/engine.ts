@@ -17,7 +17,7 @@ import { topicFeatureOptions } from '../../shared/model/topic-features.ts';
 import type { Label, LabeledLink, LabelSource, Topic } from '../../shared/model/types.ts';
 import { LinkScorer } from '../../shared/pipeline/link-scorer.ts';
 import type { Tokenizer } from '../../shared/tokens/types.ts';
-import type { LinkVerdict, PageLink } from '../messages/protocol.ts';
+import type { LinkVerdict, PageLink } from '../messages/page-links.ts';
 import type { HeldOut, MergeResult, ObserveResult, SeenPage, WorkerApi } from '../messages/worker-api.ts';
 import { heldOutAccuracy } from './held-out.ts';
 import type { ExampleRepository, FileExamples, PutExamplesOptions } from './repository.ts';
