@@ -18,7 +18,7 @@
  * inherits that policy; content scripts never load WASM.
  */
 import { defineManifest } from '@crxjs/vite-plugin';
-import { COMPANION_ORIGINS } from './extension/companion/host-permissions.ts';
+import { COMPANION_ORIGINS } from './extension/companion-client/host-permissions.ts';
 import packageJson from './package.json' with { type: 'json' };
 
 export type BuildTarget = 'chromium' | 'firefox';

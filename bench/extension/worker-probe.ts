@@ -13,7 +13,7 @@
  * JavaScript here.
  */
 import type { Worker as PlaywrightWorker } from 'playwright-core';
-import type { PageLink } from '../../extension/messages/protocol.ts';
+import type { PageLink } from '../../extension/messages/page-links.ts';
 import type { Topic } from '../../shared/model/types.ts';
 
 export interface ProbeSet {

@@ -110,7 +110,7 @@ export async function loadLinkModel(path: string, topicName?: string): Promise<L
  */
 export async function loadLinkScorer(path: string, tokenizer: Tokenizer, topicName?: string) {
   const loaded = await loadLinkModel(path, topicName);
-  const scorer = new LinkScorer({ tokenizer, model: loaded.model, features: loaded.features, window: loaded.topic.window, explainTop: 0 });
+  const scorer = LinkScorer.forTopic(loaded.topic, loaded.model, tokenizer, 0);
   return { ...loaded, scorer };
 }
 

@@ -2,15 +2,16 @@
  * Popup and options → background, the companion half: pairing, "Crawl from here", the last
  * crawl's progress, and pulling the labels a crawl learned back into the topic's examples.
  *
- * Every call to the service goes through `companion/client.ts` from here (see its header for why
+ * Every call to the service goes through `companion-client/client.ts` from here (see its header for why
  * the background, not the pages). Failures come back as `CompanionFailure`s naming the problem,
  * so the pages can say in the user's language what to do about it.
  */
 import type { Topic } from '../../shared/model/types.ts';
 import { normalizeUrl } from '../../shared/urls/normalize-url.ts';
 import type { CrawlInfo, CrawlRequest } from '../../shared/service-api/types.ts';
-import { CompanionError, createCompanionClient, type CompanionClient } from '../companion/client.ts';
-import type { CompanionFailure, CompanionSettings, CrawlProblem, CrawlView } from '../messages/protocol.ts';
+import { CompanionError, createCompanionClient, type CompanionClient } from '../companion-client/client.ts';
+import type { CompanionSettings } from '../messages/settings.ts';
+import type { CompanionFailure, CrawlProblem, CrawlView } from '../messages/views.ts';
 import { activeTopic } from '../storage/stores.ts';
 import { validatePairing } from '../storage/validate.ts';
 import type { UiHandlers } from './router.ts';

@@ -5,7 +5,7 @@
  */
 import type { LinkContext } from '../../shared/contexts/types.ts';
 import { normalizeUrl, urlHost } from '../../shared/urls/normalize-url.ts';
-import type { PageLink } from '../messages/protocol.ts';
+import type { PageLink } from '../messages/page-links.ts';
 import { activeTopic } from '../storage/stores.ts';
 import { isExcluded, TOPIC_DEFAULTS } from '../storage/validate.ts';
 import { passiveExamples } from './passive-labels.ts';

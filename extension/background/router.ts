@@ -9,15 +9,9 @@
  * - UI messages only from this extension's own pages (popup, options).
  * Anything else is refused with an Error, never acted on.
  */
-import {
-  CONTENT_TYPES,
-  UI_TYPES,
-  type ContentToBackground,
-  type ContentToBackgroundReplies,
-  type RequestOf,
-  type UiToBackground,
-  type UiToBackgroundReplies,
-} from '../messages/protocol.ts';
+import { CONTENT_TYPES, type ContentToBackground, type ContentToBackgroundReplies } from '../messages/content-to-background.ts';
+import type { RequestOf } from '../messages/request-types.ts';
+import { UI_TYPES, type UiToBackground, type UiToBackgroundReplies } from '../messages/ui-to-background.ts';
 
 /** The part of `runtime.MessageSender` the checks read. */
 export interface SenderInfo {

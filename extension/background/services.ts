@@ -2,8 +2,8 @@
  * The adapters the background's handlers act through (STYLE.md 5). `index.ts` builds them on
  * webextension-polyfill; tests build them in memory. Handlers see plain data only.
  */
-import type { BackgroundToContent, BackgroundToContentReplies } from '../messages/protocol.ts';
-import type { FetchLike } from '../companion/client.ts';
+import type { BackgroundToContent, BackgroundToContentReplies } from '../messages/background-to-content.ts';
+import type { FetchLike } from '../companion-client/client.ts';
 import type { CompanionStore, SettingsStore, TopicStore } from '../storage/stores.ts';
 import type { WorkerRemote } from './worker-host.ts';
 

@@ -6,7 +6,7 @@
  */
 import type { Topic } from '../../shared/model/types.ts';
 import { normalizeUrl, urlHost } from '../../shared/urls/normalize-url.ts';
-import type { Counts, Failure } from '../messages/protocol.ts';
+import type { Counts, Failure } from '../messages/views.ts';
 import { activeTopic } from '../storage/stores.ts';
 import { isExcluded, mergeSettings, normalizeHost, validateTopic } from '../storage/validate.ts';
 import { createCompanionHandlers } from './companion-handlers.ts';

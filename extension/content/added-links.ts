@@ -9,7 +9,7 @@
  * whole-page walk either.
  */
 import { DROPPED_ELEMENTS, isHiddenByAttributes } from '../../shared/segments/segment-rules.ts';
-import { isLinkElement } from './tracked-dom.ts';
+import { isLinkElement } from './extract-links.ts';
 
 /** Default quiet time before added subtrees are extracted, in milliseconds. */
 export const DEFAULT_DEBOUNCE_MS = 400;

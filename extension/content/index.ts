@@ -6,7 +6,7 @@
  * (STYLE.md 6): no model, no lexicon, no WASM, no Worker.
  */
 import browser, { type Runtime } from 'webextension-polyfill';
-import type { BackgroundToContent } from '../messages/protocol.ts';
+import type { BackgroundToContent } from '../messages/background-to-content.ts';
 import { createContentSender } from '../messages/send.ts';
 import { createTranslate } from '../ui/i18n.ts';
 import { idleRequester } from './idle.ts';

@@ -6,8 +6,8 @@
  * Elements are held through `WeakRef` so a single-page app that throws away a list does not
  * keep its nodes alive through us; verdicts sit in a `WeakMap` keyed by the element.
  */
-import type { Level, LinkVerdict } from '../messages/protocol.ts';
-import type { LinkElement } from './tracked-dom.ts';
+import type { Level, LinkVerdict } from '../messages/page-links.ts';
+import type { LinkElement } from './extract-links.ts';
 
 export class LinkRegistry {
   readonly #elements: WeakRef<LinkElement>[] = [];

@@ -10,7 +10,9 @@
  * Work is serialised on one promise chain, and every run carries a generation number: a
  * refresh or clear bumps it, and an older run stops at its next checkpoint.
  */
-import type { BackgroundToContent, BackgroundToContentReplies, ContentToBackgroundReplies, PageLink } from '../messages/protocol.ts';
+import type { BackgroundToContent, BackgroundToContentReplies } from '../messages/background-to-content.ts';
+import type { ContentToBackgroundReplies } from '../messages/content-to-background.ts';
+import type { PageLink } from '../messages/page-links.ts';
 import type { ContentSend } from '../messages/send.ts';
 import type { Translate } from '../ui/i18n.ts';
 import { watchAddedLinks } from './added-links.ts';

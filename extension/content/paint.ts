@@ -9,7 +9,7 @@
  * verdict batch happen inside one animation frame, after every read, so painting never forces
  * a layout in the middle of the page's own work.
  */
-import type { LinkVerdict } from '../messages/protocol.ts';
+import type { LinkVerdict } from '../messages/page-links.ts';
 import type { LinkRegistry } from './link-registry.ts';
 
 export const LEVEL_ATTRIBUTE = 'data-linkscent-level';

@@ -10,7 +10,7 @@
  * is set, through the CSSOM (which CSP does not restrict), as `!important` to beat the
  * stylesheet's `all: initial !important` reset.
  */
-import type { LinkVerdict } from '../messages/protocol.ts';
+import type { LinkVerdict } from '../messages/page-links.ts';
 import { percent, uiLocale, type Translate } from '../ui/i18n.ts';
 import { featureLabel, formatWeight } from './feature-labels.ts';
 

@@ -6,13 +6,9 @@
  * under happy-dom with a fake `browser` object (the real one exists only inside a browser).
  * The reply type follows from the request's `type` through the protocol's `…Replies` maps.
  */
-import type {
-  ContentToBackground,
-  ContentToBackgroundReplies,
-  ReplyOf,
-  UiToBackground,
-  UiToBackgroundReplies,
-} from './protocol.ts';
+import type { ContentToBackground, ContentToBackgroundReplies } from './content-to-background.ts';
+import type { ReplyOf } from './request-types.ts';
+import type { UiToBackground, UiToBackgroundReplies } from './ui-to-background.ts';
 
 /** The part of `browser.runtime` a sender needs. */
 export interface MessageRuntime {

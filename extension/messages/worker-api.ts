@@ -10,7 +10,8 @@
  * Firefox); the worker `Comlink.expose`s this API on that port.
  */
 import type { Label, LabeledLink, LabelSource, Topic } from '../../shared/model/types.ts';
-import type { Counts, LinkVerdict, PageLink } from './protocol.ts';
+import type { LinkVerdict, PageLink } from './page-links.ts';
+import type { Counts } from './views.ts';
 
 /** The message that hands the worker a fresh comlink port (`event.ports[0]`). */
 export interface WorkerConnect {

@@ -9,8 +9,8 @@
  * and for the end-to-end test.
  */
 import { DEFAULT_SERVICE_PORT } from '../../shared/service-api/types.ts';
-import { COMPANION_ORIGINS } from '../companion/host-permissions.ts';
-import type { UiToBackgroundReplies } from '../messages/protocol.ts';
+import { COMPANION_ORIGINS } from '../companion-client/host-permissions.ts';
+import type { UiToBackgroundReplies } from '../messages/ui-to-background.ts';
 import type { UiSend } from '../messages/send.ts';
 import { cleanToken, isPairingToken, isValidPort } from '../storage/validate.ts';
 import { failureText, isCompanionFailure } from '../ui/companion-text.ts';

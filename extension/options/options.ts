@@ -8,7 +8,7 @@
  * driven under happy-dom with a fake one.
  */
 import type { Topic } from '../../shared/model/types.ts';
-import type { ExtensionSettings } from '../messages/protocol.ts';
+import type { ExtensionSettings } from '../messages/settings.ts';
 import { createUiSender, type MessageRuntime, type UiSend } from '../messages/send.ts';
 import { byId, errorText, h, showStatus } from '../ui/dom.ts';
 import { createTranslate, localize, type I18nLike, type Translate } from '../ui/i18n.ts';

@@ -8,7 +8,7 @@
  */
 import type { FeatureGroup } from '../../shared/features/types.ts';
 import type { NbForm, Topic } from '../../shared/model/types.ts';
-import type { TopicInput } from '../messages/protocol.ts';
+import type { TopicInput } from '../messages/settings.ts';
 import { parseLines } from '../ui/dom.ts';
 import { TOPIC_DEFAULTS } from '../storage/validate.ts';
 import type { Translate } from '../ui/i18n.ts';

@@ -11,7 +11,8 @@
  * Everything shown comes from the companion and goes in as text or as an attribute value.
  */
 import { FINAL_STATES, type CrawlState } from '../../shared/service-api/types.ts';
-import type { CrawlView, UiToBackgroundReplies } from '../messages/protocol.ts';
+import type { UiToBackgroundReplies } from '../messages/ui-to-background.ts';
+import type { CrawlView } from '../messages/views.ts';
 import type { UiSend } from '../messages/send.ts';
 import { failureText } from '../ui/companion-text.ts';
 import { byId, errorText, h, showStatus } from '../ui/dom.ts';

@@ -7,7 +7,7 @@
  * `stats/get`, so the popup always shows what the background has. The `browser` object is a
  * parameter (structurally typed) so tests can drive the popup under happy-dom with a fake one.
  */
-import type { UiToBackgroundReplies } from '../messages/protocol.ts';
+import type { UiToBackgroundReplies } from '../messages/ui-to-background.ts';
 import { createUiSender, type MessageRuntime, type UiSend } from '../messages/send.ts';
 import { byId, errorText, h, showStatus } from '../ui/dom.ts';
 import { createTranslate, localize, percent, uiLocale, type I18nLike, type Translate } from '../ui/i18n.ts';

@@ -3,7 +3,7 @@
  * language with what to do about it, or the background's own sentence when the problem carries
  * a detail only the companion could give.
  */
-import type { CompanionFailure, CrawlProblem, Failure } from '../messages/protocol.ts';
+import type { CompanionFailure, CrawlProblem, Failure } from '../messages/views.ts';
 import type { Translate } from './i18n.ts';
 
 /** One message key per problem (null: shown as the background wrote it); `$1` is the port, `$2` the detail. */

@@ -7,14 +7,17 @@
  * the source of truth. New and relabeled examples change the warm model at once
  * (`NaiveBayes.add` / `remove`, incremental, no button), and the model is written back after a
  * short quiet spell, so a burst of batches costs one write.
+ *
+ * Features and scores come from the shared `LinkScorer`, one per warm topic, the very class the
+ * companion's crawler scores with: training, incremental updates and scoring all featurise
+ * through its `featuresOf`, so a model file scores a link the same in either half.
  */
-import { linkFeatures } from '../../shared/features/link-features.ts';
 import { NaiveBayes } from '../../shared/model/naive-bayes.ts';
 import { topicFeatureOptions } from '../../shared/model/topic-features.ts';
 import type { Label, LabeledLink, LabelSource, Topic } from '../../shared/model/types.ts';
-import type { LinkContext } from '../../shared/contexts/types.ts';
+import { LinkScorer } from '../../shared/pipeline/link-scorer.ts';
 import type { Tokenizer } from '../../shared/tokens/types.ts';
-import type { LinkVerdict, PageLink } from '../messages/protocol.ts';
+import type { LinkVerdict, PageLink } from '../messages/page-links.ts';
 import type { HeldOut, MergeResult, ObserveResult, SeenPage, WorkerApi } from '../messages/worker-api.ts';
 import { heldOutAccuracy } from './held-out.ts';
 import type { ExampleRepository, FileExamples, PutExamplesOptions } from './repository.ts';
@@ -51,7 +54,8 @@ export interface Engine extends Omit<WorkerApi, 'ping'> {
 
 interface Warm {
   topic: Topic;
-  model: NaiveBayes;
+  /** The topic's model, with the topic's features; its explanations keep `EXPLAIN_TOP`. */
+  scorer: LinkScorer;
   signature: string;
 }
 
@@ -61,30 +65,31 @@ export function createEngine({ tokenizer, repository, saveDelayMs = 500 }: Engin
   const dirty = new Set<string>();
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
 
-  const features = (topic: Topic, context: LinkContext) => linkFeatures(context, tokenizer, topicFeatureOptions(topic));
+  const scorerOf = (topic: Topic, model: NaiveBayes) => LinkScorer.forTopic(topic, model, tokenizer, EXPLAIN_TOP);
 
-  function train(topic: Topic, examples: readonly LabeledLink[]): NaiveBayes {
-    const model = new NaiveBayes({ form: topic.form });
-    for (const example of examples) model.add(features(topic, example), example.label);
-    return model;
+  /** A scorer over a model trained from scratch on `examples` (the same code as incremental `add`). */
+  function train(topic: Topic, examples: readonly LabeledLink[]): LinkScorer {
+    const scorer = scorerOf(topic, new NaiveBayes({ form: topic.form }));
+    for (const example of examples) scorer.model.add(scorer.featuresOf(example), example.label);
+    return scorer;
   }
 
   async function build(topic: Topic, signature: string, previous: Warm | undefined): Promise<Warm> {
     // A stored model is trusted when nothing warm says the topic changed since it was saved.
     const stored = previous === undefined ? await repository.loadModel(topic.id) : undefined;
-    if (stored && stored.form === topic.form) return { topic, model: stored, signature };
-    const model = train(topic, await repository.examples(topic.id));
-    await repository.saveModel(topic, model);
-    return { topic, model, signature };
+    if (stored && stored.form === topic.form) return { topic, scorer: scorerOf(topic, stored), signature };
+    const scorer = train(topic, await repository.examples(topic.id));
+    await repository.saveModel(topic, scorer.model);
+    return { topic, scorer, signature };
   }
 
-  /** The topic's warm model, loaded, or retrained when its features changed. */
-  async function modelFor(topic: Topic): Promise<NaiveBayes> {
+  /** The topic's warm scorer, loaded, or retrained when its features changed. */
+  async function scorerFor(topic: Topic): Promise<LinkScorer> {
     const signature = modelSignature(topic);
     const current = warm.get(topic.id);
     if (current && current.signature === signature) {
       current.topic = topic;
-      return current.model;
+      return current.scorer;
     }
     const key = `${topic.id}\u0000${signature}`;
     let pending = loading.get(key);
@@ -94,7 +99,7 @@ export function createEngine({ tokenizer, repository, saveDelayMs = 500 }: Engin
     }
     const entry = await pending;
     warm.set(topic.id, entry);
-    return entry.model;
+    return entry.scorer;
   }
 
   async function flush(): Promise<void> {
@@ -104,7 +109,7 @@ export function createEngine({ tokenizer, repository, saveDelayMs = 500 }: Engin
     dirty.clear();
     for (const id of ids) {
       const entry = warm.get(id);
-      if (entry) await repository.saveModel(entry.topic, entry.model);
+      if (entry) await repository.saveModel(entry.topic, entry.scorer.model);
     }
   }
 
@@ -117,13 +122,14 @@ export function createEngine({ tokenizer, repository, saveDelayMs = 500 }: Engin
   /** Stores examples and applies what changed to the warm model; returns how many changed. */
   async function learn(topic: Topic, examples: readonly LabeledLink[], options?: PutExamplesOptions): Promise<number> {
     if (examples.length === 0) return 0;
-    const model = await modelFor(topic);
+    const scorer = await scorerFor(topic);
+    const { model } = scorer;
     const { added, relabeled } = await repository.putExamples(examples, options);
-    for (const example of added) model.add(features(topic, example), example.label);
+    for (const example of added) model.add(scorer.featuresOf(example), example.label);
     for (const { before, after } of relabeled) {
       if (before.label === after.label) continue;
-      model.remove(features(topic, before), before.label);
-      model.add(features(topic, after), after.label);
+      model.remove(scorer.featuresOf(before), before.label);
+      model.add(scorer.featuresOf(after), after.label);
     }
     if (added.length + relabeled.length > 0) markDirty(topic.id);
     return added.length + relabeled.length;
@@ -134,7 +140,7 @@ export function createEngine({ tokenizer, repository, saveDelayMs = 500 }: Engin
 
     async exportTopic(topic: Topic): Promise<string> {
       // The file must carry the topic's model: one never saved yet (an imported topic) is built now.
-      await modelFor(topic);
+      await scorerFor(topic);
       await flush();
       return repository.exportTopicFile(topic.id);
     },
@@ -150,8 +156,8 @@ export function createEngine({ tokenizer, repository, saveDelayMs = 500 }: Engin
     },
 
     async scoreLinks(topic: Topic, links: PageLink[]): Promise<LinkVerdict[]> {
-      const model = await modelFor(topic);
-      return links.map((link) => verdictOf(link.ref, model.score(features(topic, link), EXPLAIN_TOP), topic.threshold));
+      const scorer = await scorerFor(topic);
+      return links.map((link) => verdictOf(link.ref, scorer.score(link), topic.threshold));
     },
 
     async observe(topic: Topic, examples: LabeledLink[], page?: SeenPage): Promise<ObserveResult> {
@@ -174,10 +180,10 @@ export function createEngine({ tokenizer, repository, saveDelayMs = 500 }: Engin
 
     async retrain(topic: Topic) {
       const examples = await repository.examples(topic.id);
-      const model = train(topic, examples);
-      warm.set(topic.id, { topic, model, signature: modelSignature(topic) });
+      const scorer = train(topic, examples);
+      warm.set(topic.id, { topic, scorer, signature: modelSignature(topic) });
       dirty.delete(topic.id);
-      await repository.saveModel(topic, model);
+      await repository.saveModel(topic, scorer.model);
       return { examples: examples.length };
     },
 
@@ -186,8 +192,8 @@ export function createEngine({ tokenizer, repository, saveDelayMs = 500 }: Engin
     async evaluateHeldOut(topic: Topic): Promise<HeldOut> {
       const examples = await repository.examples(topic.id);
       return heldOutAccuracy(examples, (trainShare) => {
-        const model = train(topic, trainShare);
-        return (example) => (model.score(features(topic, example), 0).p >= topic.threshold ? 1 : 0);
+        const scorer = train(topic, trainShare);
+        return (example) => (scorer.score(example, 0).p >= topic.threshold ? 1 : 0);
       });
     },
 

@@ -6,7 +6,7 @@
  * certainty whatever threshold the user chose.
  */
 import type { Score } from '../../shared/model/types.ts';
-import type { Level, LinkVerdict } from '../messages/protocol.ts';
+import type { Level, LinkVerdict } from '../messages/page-links.ts';
 
 export const LEVELS = 3;
 

@@ -2,14 +2,18 @@
  * The link-scent pipeline, composed: page segments → link contexts → features → scores.
  *
  * Both the extension's worker and the companion's crawler score links through this one class,
- * so that a model trained on either side scores the same link the same way on the other.
+ * so that a model trained on either side scores the same link the same way on the other. The
+ * crawler hands it whole pages (`scorePage`); the worker gets contexts the content script already
+ * extracted and scores those (`score`), and trains through `featuresOf`, so the features a model
+ * learns from are built by the same code as the ones it is asked about.
  */
 import type { LinkContext } from '../contexts/types.ts';
 import { extractContexts } from '../contexts/extract-contexts.ts';
 import type { FeatureOptions, FeatureVector } from '../features/types.ts';
 import { linkFeatures } from '../features/link-features.ts';
 import type { NaiveBayes } from '../model/naive-bayes.ts';
-import type { Score } from '../model/types.ts';
+import { topicFeatureOptions } from '../model/topic-features.ts';
+import type { Score, Topic } from '../model/types.ts';
 import type { PageSegments } from '../segments/types.ts';
 import type { Tokenizer } from '../tokens/types.ts';
 
@@ -19,7 +23,7 @@ export interface LinkScorerOptions {
   features: FeatureOptions;
   /** Context window W in characters (Han et al. 2010 §3.3). */
   window: number;
-  /** How many features each score's explanation keeps. Default 8. */
+  /** How many features each score's explanation keeps (0: none, cheapest). Default 8. */
   explainTop?: number;
 }
 
@@ -28,10 +32,19 @@ export interface ScoredLink extends LinkContext {
 }
 
 export class LinkScorer {
-  readonly #options: LinkScorerOptions;
+  readonly #options: Required<LinkScorerOptions>;
 
   constructor(options: LinkScorerOptions) {
-    this.#options = options;
+    this.#options = { explainTop: 8, ...options };
+  }
+
+  /**
+   * The scorer of a topic's model: features and window as the topic says, which is how its model
+   * was trained (`topicFeatureOptions`), on either side.
+   */
+  static forTopic(topic: Topic, model: NaiveBayes, tokenizer: Tokenizer, explainTop?: number): LinkScorer {
+    const features = topicFeatureOptions(topic);
+    return new LinkScorer({ tokenizer, model, features, window: topic.window, ...(explainTop === undefined ? {} : { explainTop }) });
   }
 
   get model(): NaiveBayes {
@@ -43,15 +56,18 @@ export class LinkScorer {
     return extractContexts(page, { window: this.#options.window });
   }
 
-  /** Stages 3–4 for one context: its feature vector (the level classifier scores the same one). */
-  features(context: LinkContext): FeatureVector {
-    return linkFeatures(context, this.#options.tokenizer, this.#options.features);
+  /** Stages 3–4 for one context: what the model learns from and is asked about. */
+  featuresOf(context: LinkContext): FeatureVector {
+    const { tokenizer, features } = this.#options;
+    return linkFeatures(context, tokenizer, features);
   }
 
-  /** Stages 3–5 for one context: P(+ | features) with its explanation. */
-  score(context: LinkContext): Score {
-    const { model, explainTop = 8 } = this.#options;
-    return model.score(this.features(context), explainTop);
+  /**
+   * Stages 3–5 for one context: P(+ | features) with an explanation of `explainTop` features
+   * (default the scorer's).
+   */
+  score(context: LinkContext, explainTop = this.#options.explainTop): Score {
+    return this.#options.model.score(this.featuresOf(context), explainTop);
   }
 
   /** Every link of a page, scored, in page order. */

@@ -9,6 +9,9 @@
  * `shared/` has no DOM lib: the walker is typed against `DomNodeLike`, which a browser `Node`,
  * a happy-dom `Node` or any look-alike satisfies.
  *
+ * Each element goes to the builder as its own `ref`, so `builder.linkRefs` names the element of
+ * every link segment (the extension paints its verdict there).
+ *
  * The walk is iterative (an explicit stack, no recursion), so a pathologically deep page cannot
  * overflow the call stack. It follows `childNodes` only: a `<template>`'s content and shadow
  * roots are not walked (htmlparser2 sees neither as page text either).
@@ -52,13 +55,13 @@ interface WalkFrame {
  *   `<head>` (title, meta, base) is seen.
  */
 export function segmentsFromDom(root: DomNodeLike, pageUrl: string, options: SegmentBuilderOptions = {}): PageSegments {
-  const builder = new SegmentBuilder(pageUrl, options);
+  const builder = new SegmentBuilder<DomNodeLike>(pageUrl, options);
   walkDom(root, builder);
   return builder.finish();
 }
 
 /** Send `root` and its whole subtree to `builder`, synchronously. Call `builder.finish()` after. */
-export function walkDom(root: DomNodeLike, builder: SegmentBuilder): void {
+export function walkDom(root: DomNodeLike, builder: SegmentBuilder<DomNodeLike>): void {
   for (const _ of domWalkSteps(root, builder, Number.POSITIVE_INFINITY)) {
     // never reached: an infinite batch does not yield
   }
@@ -68,7 +71,7 @@ export function walkDom(root: DomNodeLike, builder: SegmentBuilder): void {
  * The walk as a generator that yields after every `batch` nodes, for idle-time extraction:
  *
  * ```ts
- * const builder = new SegmentBuilder(location.href);
+ * const builder = new SegmentBuilder<DomNodeLike>(location.href);
  * const steps = domWalkSteps(document, builder);
  * requestIdleCallback(function work(deadline) {
  *   while (deadline.timeRemaining() > 1) {
@@ -88,7 +91,11 @@ export function walkDom(root: DomNodeLike, builder: SegmentBuilder): void {
  * without its ancestors, so the caller skips nodes inside a hidden, dropped or link ancestor,
  * and its contexts do not reach into the page around it.
  */
-export function* domWalkSteps(root: DomNodeLike, builder: SegmentBuilder, batch = DEFAULT_DOM_BATCH): Generator<void, void, void> {
+export function* domWalkSteps(
+  root: DomNodeLike,
+  builder: SegmentBuilder<DomNodeLike>,
+  batch = DEFAULT_DOM_BATCH,
+): Generator<void, void, void> {
   const stack: WalkFrame[] = [{ name: undefined, children: [root], next: 0 }];
   let visited = 0;
   while (stack.length > 0) {
@@ -102,7 +109,7 @@ export function* domWalkSteps(root: DomNodeLike, builder: SegmentBuilder, batch 
     switch (node.nodeType) {
       case ELEMENT_NODE: {
         const name = node.localName ?? node.nodeName.toLowerCase();
-        builder.openElement(name, (attribute) => node.getAttribute?.(attribute));
+        builder.openElement(name, (attribute) => node.getAttribute?.(attribute), node);
         // Inside a dropped subtree every event would be ignored: skip straight to the close.
         const children = builder.skipping ? [] : Array.from(node.childNodes);
         stack.push({ name, children, next: 0 });

@@ -19,6 +19,12 @@
  * Events must be balanced (every open has its close, void elements included); a close with no
  * matching open is ignored, and a close of an outer element implicitly closes the ones inside.
  * Names are lower-case HTML tag names; entities are already decoded.
+ *
+ * A producer may pass an opaque `ref` with each open element (the DOM producer passes the node,
+ * the HTML producer nothing). The builder keeps the ref of each link segment's element in
+ * `linkRefs`, beside the segments rather than in them: segments and link contexts stay plain,
+ * comparable, serialisable data, and the extension's content script still knows which element to
+ * paint for each context without matching URLs back to elements.
  */
 import { normalizeUrl, parseUrl } from '../urls/normalize-url.ts';
 import type { LinkSegment, MetaRobots, PageSegments, Segment } from './types.ts';
@@ -57,8 +63,9 @@ interface Frame {
   linkId: number;
 }
 
-interface OpenLink {
+interface OpenLink<Ref> {
   id: number;
+  ref: Ref | undefined;
   url: string;
   nofollow: boolean;
   text: string[];
@@ -67,7 +74,7 @@ interface OpenLink {
   title: string;
 }
 
-export class SegmentBuilder {
+export class SegmentBuilder<Ref = unknown> {
   readonly #pageUrl: string;
   #baseUrl: string;
   #baseFixed: boolean;
@@ -77,6 +84,7 @@ export class SegmentBuilder {
   #keywords: string | undefined;
   readonly #robots: MetaRobots = { noindex: false, nofollow: false };
   readonly #segments: Segment[] = [];
+  readonly #linkRefs: (Ref | undefined)[] = [];
   readonly #stack: Frame[] = [];
   #skipDepth = 0;
   #headDepth = 0;
@@ -84,7 +92,7 @@ export class SegmentBuilder {
   #titleDepth = 0;
   #pendingText: string[] = [];
   #pendingBreak = false;
-  #link: OpenLink | undefined;
+  #link: OpenLink<Ref> | undefined;
   #nextLinkId = 1;
   #finished = false;
 
@@ -103,7 +111,8 @@ export class SegmentBuilder {
     return this.#skipDepth > 0;
   }
 
-  openElement(name: string, attr: AttributeReader): void {
+  /** `ref`: what the producer knows this element by (the DOM node); see `linkRefs`. */
+  openElement(name: string, attr: AttributeReader, ref?: Ref): void {
     this.#assertOpen();
     const frame: Frame = { name, effects: 0, linkId: 0 };
     this.#stack.push(frame);
@@ -137,7 +146,7 @@ export class SegmentBuilder {
     }
     if (this.#headDepth > 0 || this.#titleDepth > 0) return;
     if (name === 'a' || name === 'area') {
-      this.#onLinkOpen(frame, name, attr);
+      this.#onLinkOpen(frame, name, attr, ref);
     } else if (name === 'img') {
       const alt = attr('alt');
       if (this.#link !== undefined && alt != null) this.#link.imageAlts.push(alt);
@@ -169,6 +178,15 @@ export class SegmentBuilder {
     while (index >= 0 && this.#stack[index]!.name !== name) index--;
     if (index < 0) return; // a stray end tag
     while (this.#stack.length > index) this.#onClose(this.#stack.pop()!);
+  }
+
+  /**
+   * The `ref` of each link segment's element, in page order: `linkRefs[i]` belongs to the page's
+   * i-th link segment, and so to the i-th link context `extractContexts` gives. Complete after
+   * `finish()`; undefined entries where the producer passed no ref.
+   */
+  get linkRefs(): readonly (Ref | undefined)[] {
+    return this.#linkRefs;
   }
 
   /** Close what is still open and return the page. The builder cannot be used afterwards. */
@@ -233,7 +251,7 @@ export class SegmentBuilder {
    * and htmlparser2 close the outer one there. An `<area>` inside a link is ignored. Without a
    * followable URL the element is not a link and its text stays in the running text.
    */
-  #onLinkOpen(frame: Frame, name: string, attr: AttributeReader): void {
+  #onLinkOpen(frame: Frame, name: string, attr: AttributeReader, ref: Ref | undefined): void {
     if (name === 'a') this.#endLink();
     else if (this.#link !== undefined) return;
     const href = attr('href');
@@ -244,6 +262,7 @@ export class SegmentBuilder {
     const alt = name === 'area' ? attr('alt') : null;
     this.#link = {
       id: this.#nextLinkId++,
+      ref,
       url,
       nofollow: relHasNofollow(attr('rel')),
       text: [],
@@ -267,6 +286,7 @@ export class SegmentBuilder {
       collapseWhiteSpace(link.title);
     const segment: LinkSegment = { kind: 'link', url: link.url, anchor, nofollow: link.nofollow };
     this.#emit(segment);
+    this.#linkRefs.push(link.ref);
   }
 
   /** A block edge: inside a link it only separates words; elsewhere it is a break. */

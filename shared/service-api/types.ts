@@ -1,7 +1,7 @@
 /**
  * The companion service's wire types: what `docs/service-api.md` (the contract) states, written
  * once for both sides. The companion's server answers in these shapes; the extension's client
- * checks every answer against them at the edge (`extension/companion/check-replies.ts`) before a
+ * checks every answer against them at the edge (`extension/companion-client/check-replies.ts`) before a
  * handler sees it. Types and constants only: nothing here runs a request.
  */
 

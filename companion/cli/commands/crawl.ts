@@ -167,7 +167,7 @@ function nbCrawlParts(
   if (focus.online) {
     if (parts.onTopicUrl || hasPageModel) {
       parts.online = {
-        models: { links: scorer.model, levels, features: (context) => scorer.features(context) },
+        models: { links: scorer.model, levels, features: (context) => scorer.featuresOf(context) },
         every: focus.onlineEvery,
         rescoreTop: DEFAULT_RESCORE_TOP,
         topic: topic.id,

@@ -52,7 +52,7 @@ export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = D
 
   /** v = max(v_i, v_f), or v_i without a level classifier. */
   const value = (context: LinkContext): number => {
-    const features = scorer.features(context);
+    const features = scorer.featuresOf(context);
     const immediate = scorer.model.score(features, 0).p;
     if (!levels) return immediate;
     return Math.max(immediate, expectedReward(levels.posterior(features), gamma));
@@ -69,6 +69,6 @@ export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = D
     contexts: (page) => scorer.contexts(page),
     scoreLinks: (parent, links) => links.map((link) => priority(value(link), parent.onTopic)),
     rescore: (row) => priority(value(asContext(row.url, row.parent ?? '', row.context)), row.viaOnTopic),
-    linkRelevance: (link) => scorer.model.score(scorer.features(asContext(link.url, link.pageUrl, link)), 0).p,
+    linkRelevance: (link) => scorer.model.score(scorer.featuresOf(asContext(link.url, link.pageUrl, link)), 0).p,
   };
 }

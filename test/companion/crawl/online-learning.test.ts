@@ -32,10 +32,10 @@ function taughtModels(): { models: OnlineModels; scorer: LinkScorer } {
   const levels = new LevelClassifier();
   const scorer = new LinkScorer({ tokenizer, model: links, features: featureOptions, window: 80 });
   for (const { context, label, level } of taught) {
-    links.add(scorer.features(context), label);
-    levels.add(scorer.features(context), level);
+    links.add(scorer.featuresOf(context), label);
+    levels.add(scorer.featuresOf(context), level);
   }
-  return { models: { links, levels, features: (c) => scorer.features(c) }, scorer };
+  return { models: { links, levels, features: (c) => scorer.featuresOf(c) }, scorer };
 }
 
 let dir: string;
@@ -87,13 +87,13 @@ describe('OnlineLearner', () => {
 
     // A refit over the taught and learned examples gives the very same counts.
     const refitLinks = new NaiveBayes({ form: 'multinomial' }).fit([
-      ...taught.map(({ context, label }) => ({ features: scorer.features(context), label })),
-      ...learned.map((l) => ({ features: scorer.features(l), label: l.label })),
+      ...taught.map(({ context, label }) => ({ features: scorer.featuresOf(context), label })),
+      ...learned.map((l) => ({ features: scorer.featuresOf(l), label: l.label })),
     ]);
     expect(models.links.toRows('t')).toEqual({ ...refitLinks.toRows('t'), header: { ...refitLinks.toRows('t').header, savedAt: expect.any(Number) } });
     const refitLevels = new LevelClassifier().fit([
-      ...taught.map(({ context, level }) => ({ features: scorer.features(context), level })),
-      ...learned.filter((l) => l.level !== undefined).map((l) => ({ features: scorer.features(l), level: l.level! })),
+      ...taught.map(({ context, level }) => ({ features: scorer.featuresOf(context), level })),
+      ...learned.filter((l) => l.level !== undefined).map((l) => ({ features: scorer.featuresOf(l), level: l.level! })),
     ]);
     expect(models.levels!.toRows('t', 0)).toEqual(refitLevels.toRows('t', 0));
   });
@@ -113,8 +113,8 @@ describe('OnlineLearner', () => {
     const learned = store.learnedLinks();
     expect(learned.find((l) => l.url === 'http://t.test/')!.level).toBe(1);
     const refitLevels = new LevelClassifier().fit([
-      ...taught.map(({ context, level }) => ({ features: scorer.features(context), level })),
-      ...learned.filter((l) => l.level !== undefined).map((l) => ({ features: scorer.features(l), level: l.level! })),
+      ...taught.map(({ context, level }) => ({ features: scorer.featuresOf(context), level })),
+      ...learned.filter((l) => l.level !== undefined).map((l) => ({ features: scorer.featuresOf(l), level: l.level! })),
     ]);
     expect(models.levels!.toRows('t', 0)).toEqual(refitLevels.toRows('t', 0));
   });

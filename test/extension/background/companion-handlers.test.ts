@@ -15,7 +15,7 @@ import { exportModelFile } from '../../../shared/model/model-file.ts';
 import { addExamples } from '../../../shared/model/model-store.ts';
 import type { Topic } from '../../../shared/model/types.ts';
 import { hubExamples, memoryDb, tokenizer } from '../support/memory-db.ts';
-import { crawlInfo, fakeService, type FakeService } from '../companion/fake-service.ts';
+import { crawlInfo, fakeService, type FakeService } from '../companion-client/fake-service.ts';
 
 const TOKEN = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde';
 

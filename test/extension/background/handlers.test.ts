@@ -8,7 +8,7 @@ import { cleanLink, createContentHandlers } from '../../../extension/background/
 import type { BackgroundServices } from '../../../extension/background/services.ts';
 import { createUiHandlers } from '../../../extension/background/ui-handlers.ts';
 import type { WorkerRemote } from '../../../extension/background/worker-host.ts';
-import type { BackgroundToContent } from '../../../extension/messages/protocol.ts';
+import type { BackgroundToContent } from '../../../extension/messages/background-to-content.ts';
 import { createDexieCompanionStore, createDexieSettingsStore, createDexieTopicStore } from '../../../extension/storage/dexie-stores.ts';
 import { createDexieRepository } from '../../../extension/worker/dexie-repository.ts';
 import { createEngine, type Engine } from '../../../extension/worker/engine.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createRouter, RefusedMessageError, type ContentHandlers, type UiHandlers } from '../../../extension/background/router.ts';
-import { CONTENT_TYPES, UI_TYPES } from '../../../extension/messages/protocol.ts';
+import { CONTENT_TYPES } from '../../../extension/messages/content-to-background.ts';
+import { UI_TYPES } from '../../../extension/messages/ui-to-background.ts';
 
 const ID = 'abcdefghijklmnop';
 const ORIGIN = `chrome-extension://${ID}/`;

@@ -60,7 +60,7 @@ describe('extractLinks on a live DOM gives the shared pipeline’s contexts', ()
     const html = readFileSync(join(fixtures, 'news-portal-zh.html'), 'utf8');
     const whole = extractLinks(parse(html), pageUrl, { window: 80 });
     const doc = parse(html);
-    const steps = extractionSteps(doc, pageUrl, { window: 80, domBatch: 1, matchBatch: 1 });
+    const steps = extractionSteps(doc, pageUrl, { window: 80, domBatch: 1 });
     let yields = 0;
     let step = steps.next();
     while (!step.done) {

@@ -5,7 +5,7 @@
  * clear and summary. The `browser` object is the only fake; the DOM is happy-dom's.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LinkVerdict, PageLink } from '../../../extension/messages/protocol.ts';
+import type { LinkVerdict, PageLink } from '../../../extension/messages/page-links.ts';
 import { createContentSender } from '../../../extension/messages/send.ts';
 import { createTranslate } from '../../../extension/ui/i18n.ts';
 import { extractLinks } from '../../../extension/content/extract-links.ts';

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 /** Painting verdicts: the attribute and class the stylesheet (and the e2e test) rely on. */
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { LinkVerdict } from '../../../extension/messages/protocol.ts';
+import type { LinkVerdict } from '../../../extension/messages/page-links.ts';
 import { LinkRegistry } from '../../../extension/content/link-registry.ts';
 import { LEVEL_ATTRIBUTE, MARK_CLASS, clearHighlights, paintInFrame, paintVerdicts } from '../../../extension/content/paint.ts';
 

@@ -4,7 +4,7 @@
  * readable names, one host element is reused, and hover / focus open and close it.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LinkVerdict } from '../../../extension/messages/protocol.ts';
+import type { LinkVerdict } from '../../../extension/messages/page-links.ts';
 import { createTranslate } from '../../../extension/ui/i18n.ts';
 import { featureLabel, formatWeight } from '../../../extension/content/feature-labels.ts';
 import { attachHover } from '../../../extension/content/hover.ts';

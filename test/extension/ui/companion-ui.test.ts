@@ -5,11 +5,12 @@
  * here", progress, dashboard link, "Pull labels"), in English and Chinese.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CompanionFailure, CrawlView, UiToBackgroundReplies } from '../../../extension/messages/protocol.ts';
+import type { UiToBackgroundReplies } from '../../../extension/messages/ui-to-background.ts';
+import type { CompanionFailure, CrawlView } from '../../../extension/messages/views.ts';
 import { startOptions } from '../../../extension/options/options.ts';
 import { startPopup } from '../../../extension/popup/popup.ts';
 import type { Topic } from '../../../shared/model/types.ts';
-import { crawlInfo } from '../companion/fake-service.ts';
+import { crawlInfo } from '../companion-client/fake-service.ts';
 import { fakeBrowser, type Handlers } from './fake-browser.ts';
 import { loadPage, untranslated } from './load-page.ts';
 

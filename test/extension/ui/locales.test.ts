@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MESSAGE_KEYS } from '../../../extension/messages/protocol.ts';
+import { MESSAGE_KEYS } from '../../../extension/messages/i18n-keys.ts';
 import { readLocale } from './fake-browser.ts';
 
 const root = resolve(import.meta.dirname, '../../..');

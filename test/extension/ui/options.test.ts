@@ -2,7 +2,7 @@
 /** The options page, driven through its own HTML with a fake `browser` (the only fake). */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Topic } from '../../../shared/model/types.ts';
-import type { ExtensionSettings, TopicInput } from '../../../extension/messages/protocol.ts';
+import type { ExtensionSettings, TopicInput } from '../../../extension/messages/settings.ts';
 import { startOptions } from '../../../extension/options/options.ts';
 import { hostOfLine, parseExcludedSites } from '../../../extension/options/excluded-sites.ts';
 import { fakeBrowser, type Handlers } from './fake-browser.ts';

@@ -2,7 +2,7 @@
 /** The popup, driven through its own HTML with a fake `browser` (the only fake). */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Topic } from '../../../shared/model/types.ts';
-import type { UiToBackgroundReplies } from '../../../extension/messages/protocol.ts';
+import type { UiToBackgroundReplies } from '../../../extension/messages/ui-to-background.ts';
 import { startPopup } from '../../../extension/popup/popup.ts';
 import { fakeBrowser, type Handlers } from './fake-browser.ts';
 import { loadPage, untranslated } from './load-page.ts';

@@ -1,7 +1,8 @@
 /**
- * One model, one pipeline, both sides: a topic trained in the extension's worker, exported as the
+ * One model, one scorer, both sides: a topic trained in the extension's worker, exported as the
  * model file, and loaded by the companion's crawl scorer gives every link of the same page the
- * same P(+) as the worker does. The extension's side starts from a live DOM (happy-dom, the DOM
+ * same P(+) and the same explanation as the worker does. Both halves score through the shared
+ * `LinkScorer` (the worker's engine over pre-extracted contexts, the crawl over the page). The extension's side starts from a live DOM (happy-dom, the DOM
  * producer), the companion's from the HTML text (htmlparser2, the HTML producer), as they do for
  * real; each side has its own tokenizer instance over the real jieba dictionary.
  */
@@ -13,6 +14,7 @@ import { loadLinkScorer } from '../../../companion/model/link-model-file.ts';
 import { loadNodeTokenizer } from '../../../companion/platform/jieba-node.ts';
 import { createDexieRepository } from '../../../extension/worker/dexie-repository.ts';
 import { createEngine, type Engine } from '../../../extension/worker/engine.ts';
+import { EXPLAIN_TOP } from '../../../extension/worker/verdicts.ts';
 import { extractContexts } from '../../../shared/contexts/index.ts';
 import type { LinkScentDb } from '../../../shared/model/db-schema.ts';
 import type { Topic } from '../../../shared/model/types.ts';
@@ -69,6 +71,8 @@ describe.each(['multinomial', 'bernoulli'] as const)('the same page scored on bo
     );
     expect(scored).toHaveLength(6);
     expect(scored.map((link) => link.score.p)).toEqual(verdicts.map((verdict) => verdict.p));
+    // The crawl asks for no explanation; at the worker's depth the companion's scorer gives the same one.
+    expect(scored.map((link) => scorer.score(link, EXPLAIN_TOP).top)).toEqual(verdicts.map((verdict) => verdict.top));
     // Not a vacuous equality: the model separates the page's finance and sport links.
     const p = (url: string) => verdicts[contexts.findIndex((context) => context.url === url)]!.p;
     expect(p('https://finance.example.org/b')).toBeGreaterThan(p('https://sport.example.org/c'));

@@ -80,9 +80,9 @@ describe('segmentsFromDom', () => {
 describe('domWalkSteps', () => {
   it('gives, batch by batch, exactly what one synchronous walk gives', async () => {
     await withDocument(page, pageUrl, (document) => {
-      const whole = new SegmentBuilder(pageUrl);
+      const whole = new SegmentBuilder<DomNodeLike>(pageUrl);
       walkDom(document, whole);
-      const batched = new SegmentBuilder(pageUrl);
+      const batched = new SegmentBuilder<DomNodeLike>(pageUrl);
       let batches = 0;
       for (const _ of domWalkSteps(document, batched, 25)) batches++;
       expect(batches).toBeGreaterThan(10);
@@ -94,7 +94,7 @@ describe('domWalkSteps', () => {
 
   it('yields after every batch of nodes, so a caller can stop at a deadline', async () => {
     await withDocument(page, pageUrl, (document) => {
-      const builder = new SegmentBuilder(pageUrl);
+      const builder = new SegmentBuilder<DomNodeLike>(pageUrl);
       const steps = domWalkSteps(document, builder, 10);
       steps.next();
       steps.next();
@@ -105,9 +105,24 @@ describe('domWalkSteps', () => {
     });
   });
 
+  it('hands the builder each element as its ref, so every link segment names its element', async () => {
+    const html = '<p>x <a href=/1>one <a href=/2>two</a></a> <span hidden><a href=/h>h</a></span><map><area href=/m alt=M></map> <a>no href</a> <a href=/3>three</a></p>';
+    await withDocument(html, pageUrl, (document) => {
+      const builder = new SegmentBuilder<DomNodeLike>(pageUrl);
+      walkDom(document, builder);
+      const page = builder.finish();
+      expect(page).toEqual(segmentsFromHtml(html, pageUrl));
+      const links = page.segments.filter((segment) => segment.kind === 'link');
+      expect(builder.linkRefs).toHaveLength(links.length);
+      const elements = builder.linkRefs as unknown as Element[];
+      expect(elements.map((element) => element.getAttribute('href'))).toEqual(['/1', '/2', '/m', '/3']);
+      expect(elements.every((element) => element.isConnected && document.contains(element as never))).toBe(true);
+    });
+  });
+
   it('survives the page changing between batches', async () => {
     await withDocument(page, pageUrl, (document) => {
-      const builder = new SegmentBuilder(pageUrl);
+      const builder = new SegmentBuilder<DomNodeLike>(pageUrl);
       const steps = domWalkSteps(document, builder, 50);
       steps.next();
       document.body.innerHTML = '<p>replaced</p>';

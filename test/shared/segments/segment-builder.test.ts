@@ -83,4 +83,37 @@ describe('SegmentBuilder driven by events directly', () => {
     expect(() => builder.text('late')).toThrow(/finish\(\) was already called/);
     expect(() => builder.finish()).toThrow(/finish\(\) was already called/);
   });
+
+  it('keeps one ref per link segment, in order, beside the segments and not in them', () => {
+    const builder = new SegmentBuilder<string>(pageUrl);
+    builder.openElement('p', attributes(), 'p1');
+    builder.openElement('a', attributes({ href: '/1' }), 'a1');
+    builder.text('one ');
+    builder.openElement('a', attributes({ href: '/2' }), 'a2'); // nested: ends the first link
+    builder.text('two');
+    builder.closeElement('a');
+    builder.closeElement('a');
+    builder.openElement('a', attributes({ href: 'javascript:void(0)' }), 'not a link');
+    builder.closeElement('a');
+    builder.openElement('span', attributes({ hidden: '' }), 'hidden');
+    builder.openElement('a', attributes({ href: '/hidden' }), 'a-hidden');
+    builder.closeElement('a');
+    builder.closeElement('span');
+    builder.openElement('map', attributes());
+    builder.openElement('area', attributes({ href: '/m', alt: 'Map' }), 'area');
+    builder.closeElement('area');
+    builder.closeElement('map');
+    builder.openElement('a', attributes({ href: '/no-ref' }));
+    builder.closeElement('a');
+    builder.closeElement('p');
+    const page = builder.finish();
+    expect(page.segments.filter((segment) => segment.kind === 'link').map((segment) => segment.url)).toEqual([
+      'http://example.com/1',
+      'http://example.com/2',
+      'http://example.com/m',
+      'http://example.com/no-ref',
+    ]);
+    expect(builder.linkRefs).toEqual(['a1', 'a2', 'area', undefined]);
+    expect(JSON.stringify(page)).not.toMatch(/a1|area"/);
+  });
 });

@@ -4,7 +4,7 @@
  * end-to-end test (test/e2e/crawl-from-here.e2e.test.ts) runs against the real service.
  */
 import type { CrawlInfo } from '../../../shared/service-api/types.ts';
-import type { FetchLike } from '../../../extension/companion/client.ts';
+import type { FetchLike } from '../../../extension/companion-client/client.ts';
 
 export function crawlInfo(overrides: Partial<CrawlInfo> = {}): CrawlInfo {
   return {

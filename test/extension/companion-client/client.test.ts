@@ -3,7 +3,7 @@
  * and the one problem and sentence each failure becomes.
  */
 import { describe, expect, it } from 'vitest';
-import { CompanionError, createCompanionClient, type CompanionProblem, type FetchLike } from '../../../extension/companion/client.ts';
+import { CompanionError, createCompanionClient, type CompanionProblem, type FetchLike } from '../../../extension/companion-client/client.ts';
 import { crawlInfo } from './fake-service.ts';
 
 const TOKEN = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde';

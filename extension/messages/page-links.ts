@@ -1,0 +1,25 @@
+/**
+ * What a page sends and gets back: its links as link contexts with a ref, and each link's
+ * verdict. The content script, the background and the worker all speak these.
+ */
+import type { LinkContext } from '../../shared/contexts/types.ts';
+import type { Score } from '../../shared/model/types.ts';
+
+/** A link context as the content script found it, with its index on the page for painting. */
+export interface PageLink extends LinkContext {
+  /** Index of the link element in the content script's own registry for this page. */
+  ref: number;
+}
+
+/** Highlight strength: 0 = below threshold; 1..3 = on topic, weak to strong. */
+export type Level = 0 | 1 | 2 | 3;
+
+/** What a page needs to paint one link: no model, no lexicon, only the verdict. */
+export interface LinkVerdict {
+  ref: number;
+  /** P(+ | link), in [0, 1]. */
+  p: number;
+  level: Level;
+  /** Top features, for the hover explanation (largest |weight| first). */
+  top: Score['top'];
+}

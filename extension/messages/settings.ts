@@ -1,0 +1,57 @@
+/**
+ * The user's settings as the messages carry them: extension-wide settings, the companion
+ * pairing, and what the options page sends to create or edit a topic. Per-topic settings
+ * (threshold, window, features) live in `Topic` (shared/model/types.ts).
+ */
+import type { FeatureGroup } from '../../shared/features/types.ts';
+import type { NbForm } from '../../shared/model/types.ts';
+
+/** Extension-wide settings (per-topic ones, threshold and window, live in `Topic`). */
+export interface ExtensionSettings {
+  /** The topic links are scored for; null = none yet (nothing is highlighted). */
+  activeTopicId: string | null;
+  /** Host names where the content script does nothing (a host also covers its subdomains). */
+  excludedSites: string[];
+  /** At most this many links per page are extracted and scored. Default 2000. */
+  maxLinksPerPage: number;
+}
+
+/**
+ * The pairing with the companion's loopback service and the last crawl started from here. Kept
+ * in the same `settings` table as `ExtensionSettings` (keys `companion.port`, `companion.token`,
+ * `companion.lastCrawl`), but never written into an exported model file and kept across an
+ * import: the token is this installation's secret, and model files travel.
+ */
+export interface CompanionSettings {
+  /** Port of `linkscent serve` on 127.0.0.1. Default 7431. */
+  port: number;
+  /** The pairing token `linkscent serve` printed; '' = not paired. */
+  token: string;
+  /** The last crawl started from the popup, so reopening the popup shows it; null = none yet. */
+  lastCrawl: LastCrawl | null;
+}
+
+export interface LastCrawl {
+  /** The companion's crawl id. */
+  id: string;
+  /** The extension's topic the crawl was started for (labels are pulled into it). */
+  topicId: string;
+  startedAt: number;
+}
+
+/** What the options page sends to create or edit a topic: the id is absent for a new one. */
+export interface TopicInput {
+  id?: string;
+  name: string;
+  lexicon?: string[];
+  positive?: string[];
+  negative?: string[];
+  /** Default 0.5. */
+  threshold?: number;
+  /** Default 2. */
+  featureGroup?: FeatureGroup;
+  /** Default `DEFAULT_NB_FORM` (multinomial). */
+  form?: NbForm;
+  /** Default 80. */
+  window?: number;
+}
