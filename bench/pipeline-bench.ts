@@ -23,7 +23,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { Parser } from 'htmlparser2';
 import { cut } from 'jieba-wasm';
-import { dedupeExamples, evaluateLinkModel, reportOf, seededShuffle, trainLinkModel } from '../companion/cli/link-training.ts';
+import { dedupeExamples, evaluateLinkModel, reportOf, seededShuffle, trainLinkModel } from '../companion/training/link-training.ts';
 import { loadNodeTokenizer, nodeChineseCutter } from '../companion/platform/jieba-node.ts';
 import type { LinkContext } from '../shared/contexts/types.ts';
 import { extractContexts } from '../shared/contexts/extract-contexts.ts';
@@ -31,6 +31,7 @@ import type { FeatureOptions, FeatureVector } from '../shared/features/types.ts'
 import { linkFeatures } from '../shared/features/link-features.ts';
 import type { NaiveBayes } from '../shared/model/naive-bayes.ts';
 import type { LabeledLink } from '../shared/model/types.ts';
+import { TOPIC_DEFAULTS } from '../shared/model/topic-defaults.ts';
 import { LinkScorer } from '../shared/pipeline/link-scorer.ts';
 import { segmentsFromHtml } from '../shared/segments/from-html.ts';
 import type { PageSegments } from '../shared/segments/types.ts';
@@ -62,7 +63,7 @@ import {
 const MIN_PAGES = 1_000;
 const REPS = positiveInteger(process.env.LINKSCENT_BENCH_REPS, 5);
 const WARMUP = 1;
-const WINDOW = 80;
+const WINDOW = TOPIC_DEFAULTS.window;
 const TRAIN_FRACTION = 0.3;
 const SPLIT_SEED = 20_101;
 

@@ -10,8 +10,9 @@
  * crawler) is imported after its arguments have been checked, so help and usage errors are fast.
  */
 import { readFileSync } from 'node:fs';
+import { oneLine } from '../platform/one-line.ts';
 import { commandHelp, parseCommandArgs, type Args } from './args.ts';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, oneLine } from './errors.ts';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './errors.ts';
 import { processIo, type CliIo } from './io.ts';
 import { COMMANDS, type CommandName } from './specs.ts';
 

@@ -6,14 +6,12 @@
  * The words here are the command-line contract of DESIGN.md: other tools drive them. Options
  * may be added; an existing option's meaning may not change.
  */
-import { DEFAULT_NB_FORM } from '../../shared/model/nb-counts.ts';
+import { TOPIC_DEFAULTS } from '../../shared/model/topic-defaults.ts';
 import { DEFAULT_SERVICE_PORT } from '../../shared/service-api/types.ts';
 import { CRAWL_DEFAULTS } from '../crawl/crawl-options.ts';
 import { DEFAULT_RETRY_POLICY, MAX_RETRIES } from '../fetch/retry-policy.ts';
 import type { CommandSpec } from './args.ts';
 
-export const DEFAULT_WINDOW = 80;
-export const DEFAULT_THRESHOLD = 0.5;
 export const DEFAULT_TOPIC = 'default';
 export const DEFAULT_TOP_K = 2000;
 export const DEFAULT_SPLIT_SEED = 1;
@@ -22,7 +20,7 @@ const window = {
   type: 'string',
   value: 'W',
   description: 'Link-context window in characters (seed 000 §3.3)',
-  default: String(DEFAULT_WINDOW),
+  default: String(TOPIC_DEFAULTS.window),
 } as const;
 
 const retries = {
@@ -54,9 +52,10 @@ export const collectSpec: CommandSpec = {
   notes: [
     'A link whose URL matches both a positive and a negative pattern is positive: the positive\n' +
       'patterns name the on-topic sites, the negative ones are a catch-all for the rest. With\n' +
-      '--negative given, a link matching neither is not written. Every link met counts, links\n' +
-      'back to the same page included. One link context (URL, page, anchor and context) is\n' +
-      'written once, also across runs into the same --out file, which is appended to page by page.',
+      '--negative given, a link matching neither is not written. A link back to the page it is on\n' +
+      '(or to a #fragment of it) is not written either: it says nothing about where links lead.\n' +
+      'One link context (URL, page, anchor and context) is written once, also across runs into\n' +
+      'the same --out file, which is appended to page by page.',
   ],
 };
 
@@ -70,12 +69,12 @@ export const trainSpec: CommandSpec = {
   positionals: { name: '<labeled.jsonl>', min: 0 },
   options: {
     out: { type: 'string', value: 'model.json', description: 'Model file to write (a Dexie export the extension imports); required' },
-    features: { type: 'string', value: '1|2', description: "Seed 000's feature group: 1 anchor words; 2 anchor + context + lexicon flags", default: '2' },
+    features: { type: 'string', value: '1|2', description: "Seed 000's feature group: 1 anchor words; 2 anchor + context + lexicon flags", default: String(TOPIC_DEFAULTS.featureGroup) },
     lexicon: { type: 'string', value: 'FILE', description: 'Domain lexicon, one term per line (group 2 lexicon flags)' },
-    form: { type: 'string', value: 'bernoulli|multinomial', description: 'Naive Bayes event model', default: DEFAULT_NB_FORM },
+    form: { type: 'string', value: 'bernoulli|multinomial', description: 'Naive Bayes event model', default: TOPIC_DEFAULTS.form },
     topic: { type: 'string', value: 'NAME', description: "Topic name", default: "the examples' topic, else default" },
     window,
-    threshold: { type: 'string', value: 'P', description: 'P(+) at or above which a link counts as on topic', default: String(DEFAULT_THRESHOLD) },
+    threshold: { type: 'string', value: 'P', description: 'P(+) at or above which a link counts as on topic', default: String(TOPIC_DEFAULTS.threshold) },
     'url-tokens': { type: 'boolean', description: 'Add URL host and path tokens as features' },
     positive: { type: 'string', multiple: true, value: 'pattern', description: "On-topic URL patterns kept on the topic (as collect's), so the extension and served crawls go on labeling" },
     negative: { type: 'string', multiple: true, value: 'pattern', description: 'Off-topic URL patterns kept on the topic' },
@@ -100,8 +99,8 @@ export const evalSpec: CommandSpec = {
     split: { type: 'string', value: 'F', description: 'Instead: train on a shuffled fraction F, test on the rest, groups 1 and 2 side by side' },
     seed: { type: 'string', value: 'S', description: 'Shuffle seed for --split', default: String(DEFAULT_SPLIT_SEED) },
     lexicon: { type: 'string', value: 'FILE', description: '--split: domain lexicon for group 2' },
-    form: { type: 'string', value: 'bernoulli|multinomial', description: '--split: Naive Bayes event model', default: DEFAULT_NB_FORM },
-    threshold: { type: 'string', value: 'P', description: "P(+) at or above which a link is predicted on topic", default: "the topic's, else 0.5" },
+    form: { type: 'string', value: 'bernoulli|multinomial', description: '--split: Naive Bayes event model', default: TOPIC_DEFAULTS.form },
+    threshold: { type: 'string', value: 'P', description: "P(+) at or above which a link is predicted on topic", default: `the topic's, else ${TOPIC_DEFAULTS.threshold}` },
     'url-tokens': { type: 'boolean', description: '--split: add URL tokens as features' },
   },
   notes: [

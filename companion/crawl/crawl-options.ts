@@ -2,6 +2,7 @@
  * The crawl's one options object (STYLE.md 7): every field with its default, checked by
  * `validateCrawlOptions` at the edge so a bad value fails in one line naming the option.
  */
+import { TOPIC_DEFAULTS } from '../../shared/model/topic-defaults.ts';
 import type { PageSegments } from '../../shared/segments/types.ts';
 import { validateFetchOptions, type FetchOptions } from '../fetch/fetch-options.ts';
 import { DEFAULT_RETRY_POLICY, MAX_RETRIES, type RetryPolicy } from '../fetch/retry-policy.ts';
@@ -12,7 +13,7 @@ import type { CrawlStrategy } from './strategies/crawl-strategy.ts';
 import { DEFAULT_TRAP_CAPS, type TrapCaps } from './traps.ts';
 
 /** A page classifier: relevance of a parsed page to the topic, in [0, 1]. */
-export type PageJudge = (page: PageSegments, text: string) => number | Promise<number>;
+export type PageJudge = (page: PageSegments) => number | Promise<number>;
 
 export interface CrawlOptions {
   /** Start URLs. Required for a new crawl; on resume, added to the stored seeds (may be empty). */
@@ -83,9 +84,9 @@ export const CRAWL_DEFAULTS = Object.freeze({
   maxDepth: 10,
   maxPagesPerHost: null,
   resume: false,
-  window: 80,
+  window: TOPIC_DEFAULTS.window,
   hooks: [] as CrawlHooks[],
-  relevanceThreshold: 0.5,
+  relevanceThreshold: TOPIC_DEFAULTS.threshold,
   log: (line: string) => void process.stderr.write(`${line}\n`),
 });
 

@@ -6,8 +6,9 @@
 import { extractContexts } from '../../shared/contexts/extract-contexts.ts';
 import { segmentsFromHtml } from '../../shared/segments/from-html.ts';
 import type { PageSegments } from '../../shared/segments/types.ts';
+import { hostOf } from '../../shared/urls/normalize-url.ts';
 import type { FetchedPage } from '../fetch/types.ts';
-import { hostOf, type CrawlStore } from '../store/crawl-store.ts';
+import type { CrawlStore } from '../store/crawl-store.ts';
 import type { FrontierEntry, FrontierRow, PageRecord } from '../store/records.ts';
 import { errorLine, reactionTo, SkipUrlError } from './crawl-errors.ts';
 import { runHooks, type UrlTask } from './crawl-hooks.ts';
@@ -17,7 +18,6 @@ import { fetchWithRetries } from './fetch-with-retries.ts';
 import { followLinks } from './follow-links.ts';
 import type { PagesJsonl } from './pages-jsonl.ts';
 import type { CrawlFetcher } from './types.ts';
-import { pageText } from './strategies/term-vector.ts';
 
 export interface UrlContext {
   options: CrawlOptions;
@@ -119,7 +119,7 @@ async function parseAndScore(
   await runHooks(options.hooks, 'linksScored', { ...parsed, scores, followed });
 
   if (options.pageJudge) {
-    const relevance = await options.pageJudge(page, pageText(page).join('\n'));
+    const relevance = await options.pageJudge(page);
     if (!(relevance >= 0 && relevance <= 1)) throw new Error(`the page judge returned ${relevance}, not a relevance in [0, 1]`);
     record.relevance = relevance;
   }

@@ -21,7 +21,7 @@ import { addExamples } from '../../shared/model/model-store.ts';
 import type { LabeledLink, Topic } from '../../shared/model/types.ts';
 import { FINAL_STATES, type CrawlInfo } from '../../shared/service-api/types.ts';
 import type { Tokenizer } from '../../shared/tokens/types.ts';
-import { oneLine } from '../cli/errors.ts';
+import { oneLine } from '../platform/one-line.ts';
 import { runCrawl } from '../crawl/crawler.ts';
 import type { CrawlProgress } from '../crawl/progress.ts';
 import { createStrategy, type CrawlStrategy } from '../crawl/strategies/index.ts';
