@@ -4,7 +4,7 @@
  * are stored and the pattern-labeled ones learned (passive labeling, no button).
  */
 import type { LinkContext } from '../../shared/contexts/types.ts';
-import { hostOf, normalizeUrl } from '../../shared/urls/normalize-url.ts';
+import { normalizeUrl, urlHost } from '../../shared/urls/normalize-url.ts';
 import type { PageLink } from '../messages/protocol.ts';
 import { activeTopic } from '../storage/stores.ts';
 import { isExcluded, TOPIC_DEFAULTS } from '../storage/validate.ts';
@@ -26,6 +26,9 @@ export function cleanLink(link: unknown, pageUrl: string): PageLink | null {
   return { ref, url, pageUrl, anchor: text(anchor), before: text(before), after: text(after) };
 }
 
+function hostOf(url: string): string {
+  return urlHost(url) ?? '';
+}
 
 export function createContentHandlers(services: BackgroundServices): ContentHandlers {
   const { topics, settings, worker, badge } = services;
