@@ -44,7 +44,7 @@ import {
   type CachingTokenizer,
 } from '../shared/tokens/tokenizer.ts';
 import { compileUrlPatterns } from '../shared/urls/url-pattern.ts';
-import { listSites, loadCorpus, siteHost, SITES_DIR, type Corpus } from './support/corpus.ts';
+import { CHINESE_PACKAGES, corpusProblem, loadCorpus, siteHost, type Corpus } from './support/corpus.ts';
 import {
   collectGarbage,
   fmt,
@@ -60,7 +60,6 @@ import {
 } from './support/measure.ts';
 
 /** The issue's floor: the corpus must hold at least this many pages. */
-const MIN_PAGES = 1_000;
 const REPS = positiveInteger(process.env.LINKSCENT_BENCH_REPS, 5);
 const WARMUP = 1;
 const WINDOW = TOPIC_DEFAULTS.window;
@@ -97,13 +96,13 @@ let sink = 0;
 // ---------------------------------------------------------------------------------------------
 // Setup: corpus, jieba, model.
 
+/** The corpus, or one line and exit 1 when it is not the expected one (`corpusProblem`). */
 function loadOrExit(): Corpus {
   const corpus = loadCorpus();
-  if (corpus.pages.length < MIN_PAGES) {
-    const found = listSites().join(', ') || 'nothing';
-    console.error(
-      `pipeline-bench: needs >= ${MIN_PAGES} Chinese HTML pages under ${SITES_DIR}, found ${corpus.pages.length} (sites: ${found}); run bench/fetch-debian-docs.sh`,
-    );
+  const found = new Map([...corpus.sites].map(([site, stats]) => [site, stats.pages]));
+  const problem = corpusProblem('pipeline-bench', [...new Set([...CHINESE_PACKAGES, ...found.keys()])], found);
+  if (problem !== undefined) {
+    console.error(problem);
     process.exit(1);
   }
   return corpus;
