@@ -72,7 +72,7 @@ export const trainSpec: CommandSpec = {
     features: { type: 'string', value: '1|2', description: "Seed 000's feature group: 1 anchor words; 2 anchor + context + lexicon flags", default: String(TOPIC_DEFAULTS.featureGroup) },
     lexicon: { type: 'string', value: 'FILE', description: 'Domain lexicon, one term per line (group 2 lexicon flags)' },
     form: { type: 'string', value: 'bernoulli|multinomial', description: 'Naive Bayes event model', default: TOPIC_DEFAULTS.form },
-    topic: { type: 'string', value: 'NAME', description: "Topic name", default: "the examples' topic, else default" },
+    topic: { type: 'string', value: 'NAME', description: "Topic name", defaultText: "the examples' topic, else default" },
     window,
     threshold: { type: 'string', value: 'P', description: 'P(+) at or above which a link counts as on topic', default: String(TOPIC_DEFAULTS.threshold) },
     'url-tokens': { type: 'boolean', description: 'Add URL host and path tokens as features' },
@@ -100,7 +100,7 @@ export const evalSpec: CommandSpec = {
     seed: { type: 'string', value: 'S', description: 'Shuffle seed for --split', default: String(DEFAULT_SPLIT_SEED) },
     lexicon: { type: 'string', value: 'FILE', description: '--split: domain lexicon for group 2' },
     form: { type: 'string', value: 'bernoulli|multinomial', description: '--split: Naive Bayes event model', default: TOPIC_DEFAULTS.form },
-    threshold: { type: 'string', value: 'P', description: "P(+) at or above which a link is predicted on topic", default: `the topic's, else ${TOPIC_DEFAULTS.threshold}` },
+    threshold: { type: 'string', value: 'P', description: "P(+) at or above which a link is predicted on topic", defaultText: `the topic's, else ${TOPIC_DEFAULTS.threshold}` },
     'url-tokens': { type: 'boolean', description: '--split: add URL tokens as features' },
   },
   notes: [
@@ -119,7 +119,7 @@ export const crawlSpec: CommandSpec = {
   options: {
     model: { type: 'string', value: 'model.json', description: 'Link classifier (a Dexie export file) for the nb strategy' },
     'model-topic': { type: 'string', value: 'NAME', description: 'Topic to use when the model file holds several' },
-    strategy: { type: 'string', value: 'name', description: 'Frontier order: nb, bfs, best-first', default: 'nb with --model, else bfs' },
+    strategy: { type: 'string', value: 'name', description: 'Frontier order: nb, bfs, best-first', defaultText: 'nb with --model, else bfs' },
     'max-pages': { type: 'string', value: 'N', description: 'Pages to fetch; required' },
     out: { type: 'string', value: 'DIR', description: 'Crawl directory (pages.jsonl, the crawl store); required' },
     concurrency: { type: 'string', value: 'C', description: 'Pages fetched at once', default: String(CRAWL_DEFAULTS.concurrency) },
@@ -141,7 +141,7 @@ export const serveSpec: CommandSpec = {
   usage: ['serve [--port P] [--reset-pairing]'],
   positionals: { name: 'argument', min: 0, max: 0 },
   options: {
-    port: { type: 'string', value: 'P', description: 'Port on 127.0.0.1 (0: any free port)', default: `LINKSCENT_PORT, else ${DEFAULT_SERVICE_PORT}` },
+    port: { type: 'string', value: 'P', description: 'Port on 127.0.0.1 (0: any free port)', defaultText: `LINKSCENT_PORT, else ${DEFAULT_SERVICE_PORT}` },
     'reset-pairing': { type: 'boolean', description: 'Make a new pairing token and forget the paired extension' },
   },
   notes: [

@@ -13,9 +13,7 @@ import type { Args } from '../args.ts';
 import { UsageError } from '../errors.ts';
 import type { CliIo } from '../io.ts';
 import { labelContexts } from '../../../shared/labels/pattern-labels.ts';
-import { TOPIC_DEFAULTS } from '../../../shared/model/topic-defaults.ts';
 import { patternsFromFlags } from '../pattern-flags.ts';
-import { DEFAULT_TOPIC } from '../specs.ts';
 import { checkSeedArgs, crawlLimitOptions, EXIT_INTERRUPTED, installInterrupt } from './crawl-common.ts';
 
 export async function run(args: Args, io: CliIo): Promise<number | void> {
@@ -26,8 +24,8 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
   const patterns = patternsFromFlags(positive, args.list('negative'));
   const maxPages = args.positiveInt('max-pages');
   const out = args.requireString('out');
-  const topic = args.string('topic') ?? DEFAULT_TOPIC;
-  const window = args.positiveInt('window', TOPIC_DEFAULTS.window);
+  const topic = args.string('topic')!; // its spec has a default
+  const window = args.positiveInt('window');
   const limits = crawlLimitOptions(args);
 
   const [{ runCrawl }, { createStrategy }, { createProgressReporter }, { LabeledWriter }] = await Promise.all([

@@ -11,12 +11,11 @@
  * be tested on what it was trained with.
  */
 import type { LabeledLink, NbForm } from '../../../shared/model/types.ts';
-import { DEFAULT_NB_FORM, NB_FORMS } from '../../../shared/model/nb-counts.ts';
+import { NB_FORMS } from '../../../shared/model/nb-counts.ts';
 import { TOPIC_DEFAULTS } from '../../../shared/model/topic-defaults.ts';
 import type { Args } from '../args.ts';
 import { CliFailure, UsageError } from '../errors.ts';
 import type { CliIo } from '../io.ts';
-import { DEFAULT_SPLIT_SEED } from '../specs.ts';
 
 const SPLIT_ONLY = ['seed', 'lexicon', 'form', 'url-tokens'] as const;
 
@@ -33,8 +32,8 @@ export async function run(args: Args, io: CliIo): Promise<void> {
   }
   if (args.has('model-topic')) throw new UsageError('--model-topic chooses a topic in --model; it has no use with --split');
   const split = args.number('split', { min: 0, max: 1, open: true, what: 'a fraction between 0 and 1 (exclusive)' });
-  const seed = args.nonNegativeInt('seed', DEFAULT_SPLIT_SEED);
-  const form = args.choice<NbForm>('form', NB_FORMS, DEFAULT_NB_FORM);
+  const seed = args.nonNegativeInt('seed');
+  const form = args.choice<NbForm>('form', NB_FORMS);
   return evalSplit(args, io, labeledPath, { split, seed, form, threshold: threshold ?? TOPIC_DEFAULTS.threshold });
 }
 

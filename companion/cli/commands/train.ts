@@ -7,13 +7,11 @@ import type { FeatureGroup } from '../../../shared/features/types.ts';
 import type { NbForm } from '../../../shared/model/types.ts';
 import { labelsAnything } from '../../../shared/labels/pattern-labels.ts';
 import { NB_FORMS } from '../../../shared/model/nb-counts.ts';
-import { TOPIC_DEFAULTS } from '../../../shared/model/topic-defaults.ts';
-import { CRAWL_DEFAULTS } from '../../crawl/crawl-options.ts';
 import type { Args } from '../args.ts';
 import { CliFailure, UsageError } from '../errors.ts';
 import { patternsFromFlags } from '../pattern-flags.ts';
 import type { CliIo } from '../io.ts';
-import { DEFAULT_TOP_K, DEFAULT_TOPIC } from '../specs.ts';
+import { DEFAULT_TOPIC } from '../specs.ts';
 
 const LINK_ONLY = ['features', 'lexicon', 'form', 'topic', 'window', 'threshold', 'url-tokens', 'positive', 'negative'] as const;
 const PAGES_ONLY = ['top-k', 'delay-ms'] as const;
@@ -24,10 +22,10 @@ export async function run(args: Args, io: CliIo): Promise<void> {
   for (const name of PAGES_ONLY) if (args.has(name)) throw new UsageError(`--${name} is for train --pages only`);
   if (args.positionals.length === 0) throw new UsageError('missing <labeled.jsonl> (or --pages FILE for the page classifier)');
 
-  const group = Number(args.choice('features', ['1', '2'], String(TOPIC_DEFAULTS.featureGroup))) as FeatureGroup;
-  const form = args.choice<NbForm>('form', NB_FORMS, TOPIC_DEFAULTS.form);
-  const window = args.positiveInt('window', TOPIC_DEFAULTS.window);
-  const threshold = args.number('threshold', { min: 0, max: 1, what: 'a probability from 0 to 1' }, TOPIC_DEFAULTS.threshold);
+  const group = Number(args.choice('features', ['1', '2'])) as FeatureGroup;
+  const form = args.choice<NbForm>('form', NB_FORMS);
+  const window = args.positiveInt('window');
+  const threshold = args.number('threshold', { min: 0, max: 1, what: 'a probability from 0 to 1' });
   const urlTokens = args.flag('url-tokens');
   const positive = args.list('positive');
   const negative = args.list('negative');
@@ -91,8 +89,8 @@ async function trainPages(args: Args, io: CliIo, out: string): Promise<void> {
   }
   for (const name of LINK_ONLY) if (args.has(name)) throw new UsageError(`--${name} is for the link classifier, not train --pages`);
   const pagesPath = args.requireString('pages');
-  const topK = args.positiveInt('top-k', DEFAULT_TOP_K);
-  const delayMs = args.nonNegativeInt('delay-ms', CRAWL_DEFAULTS.delayMs);
+  const topK = args.positiveInt('top-k');
+  const delayMs = args.nonNegativeInt('delay-ms');
   const { trainPageClassifierFromFile } = await import('../../page-classifier/train-pages.ts');
   const result = await trainPageClassifierFromFile(pagesPath, out, { topK, delayMs, warn: (line) => io.warn(`linkscent train: ${line}`) });
   io.out(
