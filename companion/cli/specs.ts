@@ -30,6 +30,11 @@ const retries = {
   default: String(DEFAULT_RETRY_POLICY.retries),
 } as const;
 
+// The crawl limits collect and crawl share.
+const delayMs = { type: 'string', value: 'D', description: 'Least delay in ms between requests to one host', default: String(CRAWL_DEFAULTS.delayMs) } as const;
+const concurrency = { type: 'string', value: 'C', description: 'Pages fetched at once', default: String(CRAWL_DEFAULTS.concurrency) } as const;
+const perHostConcurrency = { type: 'string', value: 'H', description: 'Pages fetched at once from one host', default: String(CRAWL_DEFAULTS.perHostConcurrency) } as const;
+
 export const collectSpec: CommandSpec = {
   name: 'collect',
   summary: 'collect labeled link examples with a plain breadth-first crawl (seed 000 §3.2.2)',
@@ -42,9 +47,9 @@ export const collectSpec: CommandSpec = {
     negative: { type: 'string', multiple: true, value: 'pattern', description: 'URL glob or host of off-topic targets; without it every other link is negative' },
     'max-pages': { type: 'string', value: 'N', description: 'Pages to fetch; required' },
     out: { type: 'string', value: 'labeled.jsonl', description: 'JSON-lines file the examples are appended to; required' },
-    'delay-ms': { type: 'string', value: 'D', description: 'Least delay in ms between requests to one host', default: String(CRAWL_DEFAULTS.delayMs) },
-    concurrency: { type: 'string', value: 'C', description: 'Pages fetched at once', default: String(CRAWL_DEFAULTS.concurrency) },
-    'per-host-concurrency': { type: 'string', value: 'H', description: 'Pages fetched at once from one host', default: String(CRAWL_DEFAULTS.perHostConcurrency) },
+    'delay-ms': delayMs,
+    concurrency,
+    'per-host-concurrency': perHostConcurrency,
     retries,
     topic: { type: 'string', value: 'NAME', description: 'Topic name written into each example', default: DEFAULT_TOPIC },
     window,
@@ -122,9 +127,9 @@ export const crawlSpec: CommandSpec = {
     strategy: { type: 'string', value: 'name', description: 'Frontier order: nb, bfs, best-first', defaultText: 'nb with --model, else bfs' },
     'max-pages': { type: 'string', value: 'N', description: 'Pages to fetch; required' },
     out: { type: 'string', value: 'DIR', description: 'Crawl directory (pages.jsonl, the crawl store); required' },
-    concurrency: { type: 'string', value: 'C', description: 'Pages fetched at once', default: String(CRAWL_DEFAULTS.concurrency) },
-    'per-host-concurrency': { type: 'string', value: 'H', description: 'Pages fetched at once from one host', default: String(CRAWL_DEFAULTS.perHostConcurrency) },
-    'delay-ms': { type: 'string', value: 'D', description: 'Least delay in ms between requests to one host', default: String(CRAWL_DEFAULTS.delayMs) },
+    concurrency,
+    'per-host-concurrency': perHostConcurrency,
+    'delay-ms': delayMs,
     retries,
     resume: { type: 'boolean', description: 'Continue the crawl stored in DIR' },
     'max-depth': { type: 'string', value: 'N', description: 'Links more than N hops from a seed are not followed', default: String(CRAWL_DEFAULTS.maxDepth) },
