@@ -3,7 +3,7 @@
  * (`exportTopic`, `exportDatabase`): on the shared schema (fake-indexeddb) with the real
  * tokenizer and model.
  *
- * The labels file is made as the companion makes it (`crawl-manager.ts` labelsFile): a fresh
+ * The labels file is made as the companion makes it (`companion/service/crawl-model.ts` crawlLabelsFile): a fresh
  * database holding the crawl's topic and its `crawl` examples, exported with `exportModelFile`.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
