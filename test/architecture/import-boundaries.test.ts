@@ -2,22 +2,14 @@
  * The layout's boundaries, checked mechanically (STYLE.md 2): a platform call or a reach across
  * contexts fails here instead of waiting for a reviewer to notice.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importCycles, importGraph } from './import-graph.ts';
+import { importCycles, importGraph, sourceFiles } from './import-graph.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
-    else if (/\.(ts|mts|mjs|js)$/.test(name) && !name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
+const scriptFiles = (dir: string) => sourceFiles(dir, /\.(ts|mts|mjs|js)$/);
 
 /** Every module specifier a file imports, statically or dynamically. */
 function importsOf(file: string): string[] {
@@ -30,7 +22,7 @@ function importsOf(file: string): string[] {
 
 /** Imports of `folder`'s files, as repository-relative targets (bare packages kept as is). */
 function importTargets(folder: string): { file: string; target: string }[] {
-  return sourceFiles(join(root, folder)).flatMap((file) =>
+  return scriptFiles(join(root, folder)).flatMap((file) =>
     importsOf(file).map((spec) => ({
       file: relative(root, file),
       target: spec.startsWith('.') ? relative(root, resolve(dirname(file), spec)) : spec,

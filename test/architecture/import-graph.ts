@@ -9,18 +9,27 @@
  * the same. Dynamic `import()` does not count: it is how a command loads its implementation
  * lazily, and it runs after both modules have been evaluated.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, lstatSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 /** File → the files it imports, both as repository-relative paths. */
 export type ImportGraph = Map<string, string[]>;
 
-function sourceFiles(dir: string): string[] {
+/** Folders that hold no source: dependencies, build output, the benches' downloaded corpora. */
+const NOT_SOURCE = new Set(['node_modules', 'dist', 'data']);
+
+/**
+ * The source files under `dir` whose names match `pattern` (declaration files left out). Links
+ * are not followed: the unpacked documentation corpora hold links that point nowhere.
+ */
+export function sourceFiles(dir: string, pattern: RegExp = /\.ts$/): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
-    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(path);
+    const stat = lstatSync(path);
+    if (stat.isDirectory()) {
+      if (!NOT_SOURCE.has(name)) out.push(...sourceFiles(path, pattern));
+    } else if (stat.isFile() && pattern.test(name) && !name.endsWith('.d.ts')) out.push(path);
   }
   return out;
 }
@@ -38,7 +47,7 @@ export function staticImports(text: string): string[] {
 function resolveSpecifier(root: string, file: string, specifier: string): string | undefined {
   const base = resolve(dirname(file), specifier);
   for (const candidate of [base, `${base}.ts`, join(base, 'index.ts')]) {
-    if (existsSync(candidate) && statSync(candidate).isFile()) return relative(root, candidate);
+    if (existsSync(candidate) && lstatSync(candidate).isFile()) return relative(root, candidate);
   }
   return undefined;
 }

@@ -14,8 +14,7 @@ import { UsageError } from '../errors.ts';
 import type { CliIo } from '../io.ts';
 import { labelContexts } from '../../../shared/labels/pattern-labels.ts';
 import { patternsFromFlags } from '../pattern-flags.ts';
-import { checkSeedArgs, crawlLimitOptions, EXIT_INTERRUPTED, installInterrupt } from './crawl-common.ts';
-import { scopeOf } from './crawl.ts';
+import { checkSeedArgs, crawlLimitOptions, EXIT_INTERRUPTED, installInterrupt, scopeOf } from './crawl-common.ts';
 
 export async function run(args: Args, io: CliIo): Promise<number | void> {
   // Every check before any work: a bad line costs nothing.

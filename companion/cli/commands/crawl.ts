@@ -12,12 +12,11 @@ import type { LinkScorer } from '../../../shared/pipeline/link-scorer.ts';
 import { compileUrlPatterns } from '../../../shared/urls/url-pattern.ts';
 import type { CrawlOptionsInput } from '../../crawl/crawl-options.ts';
 import { DEFAULT_RESCORE_TOP } from '../../crawl/online-learning.ts';
-import { compileScope, SCOPES, type Scope, type ScopeRules } from '../../crawl/url-scope.ts';
 import { readTextFile } from '../../platform/input-files.ts';
 import type { Args } from '../args.ts';
 import { CliFailure, UsageError } from '../errors.ts';
 import type { CliIo } from '../io.ts';
-import { checkSeedArgs, crawlLimitOptions, EXIT_INTERRUPTED, installInterrupt } from './crawl-common.ts';
+import { checkSeedArgs, crawlLimitOptions, EXIT_INTERRUPTED, installInterrupt, scopeOf } from './crawl-common.ts';
 
 export async function run(args: Args, io: CliIo): Promise<number | void> {
   const seeds = checkSeedArgs(args.positionals);
@@ -175,18 +174,6 @@ function nbCrawlParts(
     }
   }
   return parts;
-}
-
-/** --scope, --allow and --deny, checked (a bad pattern is bad usage, before any work). */
-export function scopeOf(args: Args): ScopeRules {
-  const scope = args.choice<Scope>('scope', SCOPES);
-  const rules: ScopeRules = { scope, allow: args.list('allow'), deny: args.list('deny') };
-  try {
-    compileScope(rules, []);
-  } catch (error) {
-    throw new UsageError((error as Error).message, { cause: error });
-  }
-  return rules;
 }
 
 /** --topic keywords or --topic-file's text (not both). */
