@@ -14,10 +14,9 @@
  * leaves a state that is true or a crawl that resumes.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exportModelFile } from '../../shared/model/model-file.ts';
-import { addExamples } from '../../shared/model/model-store.ts';
+import { decodeModelFile } from '../../shared/model/model-file.ts';
 import type { LabeledLink, Topic } from '../../shared/model/types.ts';
 import { FINAL_STATES, type CrawlInfo } from '../../shared/service-api/types.ts';
 import type { Tokenizer } from '../../shared/tokens/types.ts';
@@ -25,7 +24,7 @@ import { oneLine } from '../cli/errors.ts';
 import { runCrawl } from '../crawl/crawler.ts';
 import type { CrawlProgress } from '../crawl/progress.ts';
 import { createStrategy, type CrawlStrategy } from '../crawl/strategies/index.ts';
-import { openNodeDb, readModelFile } from '../platform/node-indexeddb.ts';
+import { labelsFileText } from '../model/link-model-file.ts';
 import { CrawlStore, STORE_FILE } from '../store/crawl-store.ts';
 import { writeFileAtomic } from '../platform/atomic-file.ts';
 import {
@@ -203,23 +202,10 @@ export class CrawlManager {
     const entry = this.#entry(id);
     const topicRef = entry.record.topic;
     if (topicRef === null) throw new HttpError(409, `crawl ${id} was started without a model, so it has no topic and learns no labels`);
-    const source = await readModelFile(join(entry.dir, MODEL_FILE));
-    let topic: Topic | undefined;
-    try {
-      topic = await source.topics.get(topicRef.id);
-    } finally {
-      source.close();
-    }
+    const topic = decodeModelFile(readFileSync(join(entry.dir, MODEL_FILE), 'utf8')).topics.find((t) => t.id === topicRef.id);
     if (!topic) throw new Error(`crawl ${id}: its model.json lost topic ${topicRef.id}`);
     const links = this.#labeledLinks(entry).filter((link) => link.topic === topic.id && link.source === 'crawl');
-    const db = await openNodeDb();
-    try {
-      await db.topics.put(topic);
-      await addExamples(db, links);
-      return await (await exportModelFile(db)).text();
-    } finally {
-      db.close();
-    }
+    return labelsFileText(topic, links);
   }
 
   /** Aborts every run; their crawls stay `running` on disk and resume at the next start. */
