@@ -2,9 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadLinkModel, ModelFileError, saveLinkModel } from '../../../companion/model/link-model-file.ts';
-import { openNodeDb, writeModelFile } from '../../../companion/platform/node-indexeddb.ts';
+import { encodeModelFile } from '../../../shared/model/model-file.ts';
 import { NaiveBayes } from '../../../shared/model/naive-bayes.ts';
-import { saveModel } from '../../../shared/model/model-store.ts';
 import type { Topic } from '../../../shared/model/types.ts';
 import { tempDir } from '../crawl/crawl-test-helpers.ts';
 
@@ -28,14 +27,12 @@ function trained(): NaiveBayes {
 async function modelFile(ids: string[], withModel: string[]): Promise<string> {
   const { dir, cleanup } = tempDir('linkscent-model-');
   cleanups.push(cleanup);
-  const db = await openNodeDb(); // each has its own in-memory IndexedDB
-  for (const id of ids) {
-    if (withModel.includes(id)) await saveModel(db, topic(id), trained());
-    else await db.topics.put(topic(id));
-  }
+  const rows = withModel.map((id) => trained().toRows(id));
   const path = join(dir, 'model.json');
-  await writeModelFile(path, db);
-  db.close();
+  writeFileSync(
+    path,
+    encodeModelFile({ topics: ids.map(topic), models: rows.map((r) => r.header), features: rows.flatMap((r) => r.features) }),
+  );
   return path;
 }
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openNodeDb } from '../../../companion/platform/node-indexeddb.ts';
-import type { LinkScentDb } from '../../../shared/model/db-schema.ts';
+import type { LinkScentDb } from '../../../extension/storage/database.ts';
 import { exportModelFile, importModelFile, ModelFileError } from '../../../shared/model/model-file.ts';
-import { addExamples, listExamples, loadModel, saveModel } from '../../../shared/model/model-store.ts';
+import { addExamples, listExamples, loadModel, saveModel } from '../../../extension/storage/model-store.ts';
 import { NaiveBayes } from '../../../shared/model/naive-bayes.ts';
 import type { LabeledLink, Topic } from '../../../shared/model/types.ts';
 import { FINANCE_SPORTS, bagOf } from './finance-sports.fixture.ts';
