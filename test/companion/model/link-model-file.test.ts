@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadLinkModel, ModelFileError, saveLinkModel } from '../../../companion/model/link-model-file.ts';
@@ -82,5 +82,35 @@ describe('saveLinkModel, then loadLinkModel', () => {
     const loaded = await loadLinkModel(await modelFile(['finance'], ['finance']));
     expect(loaded.topic.urlTokens).toBeUndefined();
     expect(loaded.features.urlTokens).toBe(false);
+  });
+});
+
+describe('saveLinkModel writes the same bytes for the same training', () => {
+  const examples = ['股票 行情', '足球 比赛', '基金 收益'].map((anchor, i) => ({
+    url: `https://x.example/${i}`,
+    pageUrl: 'https://x.example/',
+    anchor,
+    before: '',
+    after: '',
+    label: (i === 1 ? 0 : 1) as 0 | 1,
+    source: 'pattern' as const,
+    topic: 'finance',
+  }));
+  const save = (name: string, now: number) => {
+    const { dir, cleanup } = tempDir('linkscent-model-');
+    cleanups.push(cleanup);
+    const path = join(dir, name);
+    const { id: _id, positive: _p, negative: _n, ...fields } = topic('x');
+    saveLinkModel(path, { ...fields, name: 'finance', urlTokens: false, positive: ['x.example'], model: trained(), examples: [...examples, examples[0]!] }, now);
+    return readFileSync(path, 'utf8');
+  };
+
+  it('byte for byte at the same time, and only the save time differs at another', () => {
+    const first = save('a.json', 1_700_000_000_000);
+    expect(save('b.json', 1_700_000_000_000)).toBe(first);
+    const later = save('c.json', 1_800_000_000_000);
+    expect(later).not.toBe(first);
+    expect(later.replaceAll('1800000000000', '1700000000000')).toBe(first);
+    expect(first.match(/"(savedAt|addedAt)":1700000000000/g)).toHaveLength(1 + 3); // the model, and each example once
   });
 });
