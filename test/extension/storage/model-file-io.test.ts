@@ -11,8 +11,8 @@ import { addExamples, listExamples, loadModel, saveModel } from '../../../extens
 import { decodeModelFile, encodeModelFile, type ModelFileContent } from '../../../shared/model/model-file.ts';
 import { TABLE_NAMES } from '../../../shared/model/model-file-schema.ts';
 import { NaiveBayes } from '../../../shared/model/naive-bayes.ts';
-import type { LabeledLink, Topic } from '../../../shared/model/types.ts';
-import { FINANCE_SPORTS, bagOf } from '../../shared/model/finance-sports.fixture.ts';
+import type { LabeledLink } from '../../../shared/model/types.ts';
+import { FINANCE_LINKS, FINANCE_TOPIC, bagOf } from '../../shared/model/finance-sports.fixture.ts';
 import { memoryDb } from '../support/memory-db.ts';
 
 type ExportDB = typeof import('dexie-export-import').exportDB;
@@ -47,28 +47,8 @@ async function dexieExport(db: LinkScentDb): Promise<string> {
   return (await exportDB(db, { prettyJson: false })).text();
 }
 
-const TOPIC: Topic = {
-  id: 'finance',
-  name: '财经',
-  lexicon: ['股票', '基金'],
-  positive: ['finance.example.com'],
-  negative: [],
-  threshold: 0.5,
-  featureGroup: 1,
-  form: 'bernoulli',
-  window: 80,
-};
-
-const EXAMPLES: LabeledLink[] = FINANCE_SPORTS.map(({ anchor, label }, n) => ({
-  url: `https://${label ? 'finance' : 'sports'}.example.com/${n}`,
-  pageUrl: 'https://portal.example.com/',
-  anchor: anchor.replaceAll(' ', ''),
-  before: '',
-  after: '',
-  label,
-  source: 'pattern',
-  topic: TOPIC.id,
-}));
+const TOPIC = FINANCE_TOPIC;
+const EXAMPLES = FINANCE_LINKS;
 
 const PROBES = ['股票 行情', '足球 比赛', '央行 利率 解读', '没见过'].map(bagOf);
 

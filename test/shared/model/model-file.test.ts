@@ -10,31 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { exampleRows } from '../../../shared/model/example-key.ts';
 import { decodeModelFile, emptyModelFile, encodeModelFile, linkModelOf, ModelFileError, type ModelFileContent } from '../../../shared/model/model-file.ts';
 import { NaiveBayes } from '../../../shared/model/naive-bayes.ts';
-import type { LabeledLink, Topic } from '../../../shared/model/types.ts';
-import { bagOf, FINANCE_SPORTS } from './finance-sports.fixture.ts';
+import { bagOf, FINANCE_LINKS, FINANCE_TOPIC } from './finance-sports.fixture.ts';
 
-const TOPIC: Topic = {
-  id: 'finance',
-  name: '财经',
-  lexicon: ['股票', '基金'],
-  positive: ['finance.example.com'],
-  negative: [],
-  threshold: 0.5,
-  featureGroup: 1,
-  form: 'bernoulli',
-  window: 80,
-};
-
-const EXAMPLES: LabeledLink[] = FINANCE_SPORTS.map(({ anchor, label }, n) => ({
-  url: `https://${label ? 'finance' : 'sports'}.example.com/${n}`,
-  pageUrl: 'https://portal.example.com/',
-  anchor: anchor.replaceAll(' ', ''),
-  before: '',
-  after: '',
-  label,
-  source: 'pattern',
-  topic: TOPIC.id,
-}));
+const TOPIC = FINANCE_TOPIC;
+const EXAMPLES = FINANCE_LINKS;
 
 const model = new NaiveBayes({ form: 'bernoulli' }).fit(EXAMPLES.map((e) => ({ features: bagOf(e.anchor.replace(/(..)/g, '$1 ')), label: e.label })));
 
