@@ -3,12 +3,11 @@
  * starts, so a bad one is a 400), and the labels file a crawl gives back, its topic with the
  * examples it learned, which the extension merges.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exportModelFile } from '../../shared/model/model-file.ts';
-import { addExamples } from '../../shared/model/model-store.ts';
+import { decodeModelFile } from '../../shared/model/model-file.ts';
 import type { LabeledLink, Topic } from '../../shared/model/types.ts';
-import { openNodeDb, readModelFile } from '../platform/node-indexeddb.ts';
+import { labelsFileText } from '../model/link-model-file.ts';
 import { CrawlStore, STORE_FILE } from '../store/crawl-store.ts';
 import type { CrawlEntry } from './crawl-entry.ts';
 import { MODEL_FILE } from './crawl-record.ts';
@@ -35,23 +34,10 @@ export async function chooseTopic(text: string, modelId: string, topicId: string
 export async function crawlLabelsFile(entry: CrawlEntry): Promise<string> {
   const topicRef = entry.record.topic;
   if (topicRef === null) throw new HttpError(409, `crawl ${entry.id} was started without a model, so it has no topic and learns no labels`);
-  const source = await readModelFile(join(entry.dir, MODEL_FILE));
-  let topic: Topic | undefined;
-  try {
-    topic = await source.topics.get(topicRef.id);
-  } finally {
-    source.close();
-  }
+  const topic = decodeModelFile(readFileSync(join(entry.dir, MODEL_FILE), 'utf8')).topics.find((t) => t.id === topicRef.id);
   if (!topic) throw new Error(`crawl ${entry.id}: its model.json lost topic ${topicRef.id}`);
   const links = labeledLinks(entry).filter((link) => link.topic === topic.id && link.source === 'crawl');
-  const db = await openNodeDb();
-  try {
-    await db.topics.put(topic);
-    await addExamples(db, links);
-    return await (await exportModelFile(db)).text();
-  } finally {
-    db.close();
-  }
+  return labelsFileText(topic, links);
 }
 
 /** The crawl's labeled links: through its running store's second connection, else from disk. */
