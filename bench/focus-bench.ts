@@ -12,7 +12,8 @@
  *      defaults and those patterns. Then again with the teaching started on the entry page alone.
  *   2. crawl 500 pages from the portal alone (delay 0, concurrency 2) with each strategy:
  *      bfs (the floor), best-first (seed 004, topic keywords), nb as of before issue 11 (every
- *      new part off), nb with each part added in turn, and nb as it ships.
+ *      new part off), nb with each part added in turn, nb as it ships, and nb as it ships but
+ *      for the patterns' judgement of links (what the classifiers do alone).
  *   3. the ceiling: a crawler that knows every page's label and its distance to the topic on the
  *      served graph (`support/served-graph.ts`): nearest first, among URLs already discovered.
  * Counted from the server's side: harvest@k = responses with status 200 whose URL is on topic
@@ -97,15 +98,17 @@ interface Row {
   args: string[];
 }
 
-const ALL_OFF = ['--no-future', '--no-explore', '--no-online', '--no-host-budget'];
+const ALL_OFF = ['--no-pattern-links', '--no-future', '--no-explore', '--no-online', '--no-host-budget'];
 const ROWS: Row[] = [
   { id: 'bfs', name: 'bfs (floor)', teaching: null, args: ['--strategy', 'bfs'] },
   { id: 'best-first', name: 'best-first (seed 004)', teaching: null, args: ['--strategy', 'best-first'] },
   { id: 'nb-before', name: 'nb before issue 11', teaching: 'portal', args: ALL_OFF },
+  { id: 'nb-patterns', name: '+ links judged by the patterns', teaching: 'portal', args: ['--no-future', '--no-explore', '--no-online', '--no-host-budget'] },
   { id: 'nb-future', name: '+ future value', teaching: 'portal', args: ['--no-explore', '--no-online', '--no-host-budget'] },
   { id: 'nb-explore', name: '+ exploit/explore', teaching: 'portal', args: ['--no-online', '--no-host-budget'] },
   { id: 'nb-online', name: '+ online learning', teaching: 'portal', args: ['--no-host-budget'] },
   { id: 'nb', name: '+ host budget = nb', teaching: 'portal', args: [] },
+  { id: 'nb-model-only', name: 'nb, links not judged by the patterns', teaching: 'portal', args: ['--no-pattern-links'] },
   { id: 'entry-nb-before', name: 'nb before issue 11', teaching: 'entry', args: ALL_OFF },
   { id: 'entry-nb', name: 'nb', teaching: 'entry', args: [] },
 ];

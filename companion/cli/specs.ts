@@ -155,6 +155,7 @@ export const crawlSpec: CommandSpec = {
     r2: { type: 'string', value: 'R', description: 'nb: least value a link on an off-topic page needs to keep its place (seed 001)', default: String(DEFAULT_R2) },
     'online-every': { type: 'string', value: 'N', description: 'nb: learn from the crawl every N pages', default: String(DEFAULT_ONLINE_EVERY) },
     'host-budget': { type: 'string', value: 'K', description: 'nb: a host drops a step after every K pages with no on-topic page', default: String(DEFAULT_PAGES_PER_STEP) },
+    'no-pattern-links': { type: 'boolean', description: "nb: value links the topic's URL patterns match by the classifier too, not as certainly on topic" },
     'no-future': { type: 'boolean', description: 'nb: immediate value only (no level classifier)' },
     'no-explore': { type: 'boolean', description: 'nb: keep every link at its value, whatever the page it is on' },
     'no-online': { type: 'boolean', description: 'nb: no learning during the crawl' },

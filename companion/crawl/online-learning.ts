@@ -154,23 +154,24 @@ export class OnlineLearner {
       }
     }
     added.forEach((link, i) => (link.level = fresh[i]!.level));
-    this.store.saveLearning(added, [...relevelled].map(([id, level]) => ({ id, level })), { seq: this.#seq } satisfies MetaState);
+    // One transaction for the examples, the levels and the new scores: a crawl killed in between
+    // would otherwise resume with models that no longer match its frontier.
+    const scores = this.#rescored();
+    this.store.saveLearning(added, [...relevelled].map(([id, level]) => ({ id, level })), { seq: this.#seq } satisfies MetaState, scores);
     added.forEach((link, i) => (fresh[i]!.id = link.id!));
-    const rescored = this.#rescore();
-    return { added: added.length, positives, levelled: relevelled.size + fresh.filter((l) => l.level !== undefined).length, rescored };
+    return { added: added.length, positives, levelled: relevelled.size + fresh.filter((l) => l.level !== undefined).length, rescored: scores.length };
   }
 
-  /** The best queued rows, scored again with the updated models (the host budget's step kept). */
-  #rescore(): number {
+  /** The best queued rows' scores under the updated models (the host budget's step kept). */
+  #rescored(): { url: string; score: number }[] {
     const rescore = this.strategy.rescore;
-    if (!rescore) return 0;
+    if (!rescore || this.options.rescoreTop === 0) return [];
     const scores: { url: string; score: number }[] = [];
     for (const row of this.store.bestQueued(this.options.rescoreTop)) {
       if (!row.context) continue;
       scores.push({ url: row.url, score: rescore({ ...row, context: row.context }) - this.hostPenalty(row.host) });
     }
-    this.store.setScores(scores);
-    return scores.length;
+    return scores;
   }
 
   /** Resume: the stored examples back into the models, and the discovery tree rebuilt. */

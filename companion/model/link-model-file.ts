@@ -14,7 +14,8 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { FeatureOptions } from '../../shared/features/types.ts';
 import { exampleRows } from '../../shared/model/example-key.ts';
-import { decodeModelFile, encodeModelFile, linkModelOf, ModelFileError } from '../../shared/model/model-file.ts';
+import type { LevelClassifier } from '../../shared/model/level-classifier.ts';
+import { decodeModelFile, encodeModelFile, levelModelOf, linkModelOf, ModelFileError } from '../../shared/model/model-file.ts';
 import type { NaiveBayes } from '../../shared/model/naive-bayes.ts';
 import type { ExampleRow, LabeledLink, Topic } from '../../shared/model/types.ts';
 import { topicFeatureOptions } from '../../shared/model/topic-features.ts';
@@ -28,6 +29,8 @@ export { ModelFileError };
 export interface LoadedLinkModel {
   topic: Topic;
   model: NaiveBayes;
+  /** The topic's level classifier (future value); absent in files trained without one. */
+  levels?: LevelClassifier;
   /** The topic's feature options, as its model was trained with. */
   features: FeatureOptions;
   /** SHA-256 of the file's bytes, hex, for a resumed crawl's "same model?" check. */
@@ -40,6 +43,8 @@ export interface SaveLinkModelInput extends Omit<Topic, 'id' | 'positive' | 'neg
   positive?: string[];
   negative?: string[];
   model: NaiveBayes;
+  /** The level classifier (future value), when trained. */
+  levels?: LevelClassifier;
   examples: LabeledLink[];
 }
 
@@ -54,16 +59,19 @@ export function topicIdOf(name: string): string {
  * time written into the model's `savedAt` and the examples' `addedAt`: `now`, default the clock.
  */
 export function saveLinkModel(path: string, input: SaveLinkModelInput, now: number = Date.now()): { vocabulary: number } {
-  const { model, examples, ...fields } = input;
+  const { model, levels, examples, ...fields } = input;
   // `urlTokens` rides on the topic row, so that whoever scores with this model featurises
   // links as training did.
   const { positive = [], negative = [], ...rest } = fields;
   const topic: Topic = { id: topicIdOf(fields.name), positive, negative, ...rest };
   const { header, features } = model.toRows(topic.id);
+  const levelRows = levels?.toRows(topic.id, now);
   const text = encodeModelFile({
     topics: [topic],
     models: [{ ...header, savedAt: now }],
     features,
+    levelModels: levelRows ? [levelRows.header] : [],
+    levelFeatures: levelRows?.features ?? [],
     // In the file an example's `topic` is its topic's id (the examples table is keyed so).
     examples: numbered(exampleRows(examples.map((example) => ({ ...example, topic: topic.id })), now)),
   });
@@ -114,7 +122,13 @@ export async function loadLinkModel(path: string, topicName?: string): Promise<L
   const topic = chooseTopic(path, content.topics, topicName);
   const model = linkModelOf(content, topic.id);
   if (!model) throw new ModelFileError(`${path}: topic "${topic.name}" has no trained model (run linkscent train first)`);
-  return { topic, model, features: topicFeatureOptions(topic), fingerprint };
+  let levels: LevelClassifier | undefined;
+  try {
+    levels = levelModelOf(content, topic.id);
+  } catch (error) {
+    throw new ModelFileError(`${path}: topic "${topic.name}": ${firstLine(error)}`, { cause: error });
+  }
+  return { topic, model, levels, features: topicFeatureOptions(topic), fingerprint };
 }
 
 /**

@@ -271,10 +271,11 @@ export class CrawlStore {
   }
 
   /**
-   * Records what one round of online learning added, in one transaction: new learned links
-   * (each given its row id), changed levels of earlier ones, and the learner's own meta.
+   * Records what one round of online learning did, in one transaction: new learned links (each
+   * given its row id), changed levels of earlier ones, the learner's own meta, and the queued
+   * rows' new scores.
    */
-  saveLearning(added: LearnedLink[], relevelled: readonly { id: number; level: number }[], meta: unknown): void {
+  saveLearning(added: LearnedLink[], relevelled: readonly { id: number; level: number }[], meta: unknown, scores: readonly { url: string; score: number }[] = []): void {
     const insert = this.#db.prepare(`
       INSERT INTO learned_links (url, page_url, anchor, before, after, label, level, topic)
       VALUES (@url, @pageUrl, @anchor, @before, @after, @label, @level, @topic)`);
@@ -283,6 +284,7 @@ export class CrawlStore {
       for (const link of added) link.id = Number(insert.run({ ...link, level: link.level ?? null }).lastInsertRowid);
       for (const { id, level } of relevelled) setLevel.run(level, id);
       this.setMeta('online', meta);
+      this.setScores(scores);
     });
   }
 

@@ -230,6 +230,24 @@ export class LevelClassifier {
   }
 }
 
+/**
+ * Σ_{d=1}^{L−2} P(d | d ≥ 1) · γ^d: the expected discounted reward of a target that is not on topic
+ * itself, from a posterior over levels (level 0 taken out and the rest renormalised). The nb
+ * strategy adds the link classifier's P(+) for level 0 (`companion/crawl/strategies/nb-strategy.ts`).
+ */
+export function futureReward(posterior: readonly number[], gamma: number): number {
+  if (!(gamma >= 0 && gamma <= 1)) throw new RangeError(`futureReward: gamma must lie in [0, 1], got ${gamma}`);
+  const rest = 1 - posterior[0]!;
+  if (!(rest > 0)) return 0;
+  let value = 0;
+  let discount = gamma;
+  for (let d = 1; d < posterior.length - 1; d++) {
+    value += posterior[d]! * discount;
+    discount *= gamma;
+  }
+  return value / rest;
+}
+
 /** Σ_{d<L−1} P(d) · γ^d: the expected discounted reward of a posterior over levels; γ in [0, 1]. */
 export function expectedReward(posterior: readonly number[], gamma: number): number {
   if (!(gamma >= 0 && gamma <= 1)) throw new RangeError(`expectedReward: gamma must lie in [0, 1], got ${gamma}`);

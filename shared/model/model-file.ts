@@ -24,6 +24,7 @@
 import { checkModelFile, ModelFileError } from './model-file-check.ts';
 import { LINKSCENT_DB_NAME, MODEL_FILE_VERSION, primaryKeyPath, schemaString, TABLE_NAMES, type TableName } from './model-file-schema.ts';
 import { encapsulate } from './model-file-values.ts';
+import { LevelClassifier } from './level-classifier.ts';
 import { NaiveBayes } from './naive-bayes.ts';
 import type { ExampleRow, LevelFeatureRow, LevelHeaderRow, NbFeatureRow, NbHeaderRow, PageRow, SettingRow, Topic } from './types.ts';
 
@@ -73,6 +74,12 @@ export function decodeModelFile(text: string): ModelFileContent {
 export function linkModelOf(content: ModelFileContent, topicId: string): NaiveBayes | undefined {
   const header = content.models.find((row) => row.topic === topicId);
   return header && NaiveBayes.fromRows(header, content.features.filter((row) => row.topic === topicId));
+}
+
+/** The topic's level classifier (future value) in `content`, or undefined when the file has none for it. */
+export function levelModelOf(content: ModelFileContent, topicId: string): LevelClassifier | undefined {
+  const header = content.levelModels.find((row) => row.topic === topicId);
+  return header && LevelClassifier.fromRows({ header, features: content.levelFeatures.filter((row) => row.topic === topicId) });
 }
 
 /** The rows in their table's primary-key order (a stable sort: rows without a key keep their order, last). */

@@ -66,8 +66,9 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
       window = loaded.topic.window;
       const levels = focus.future ? loaded.levels : undefined;
       if (focus.future && !loaded.levels) io.warn('linkscent crawl: the model has no level classifier (train it again to get one): links are valued by P(+) alone');
-      strategy = createStrategy('nb', { scorer: loaded.scorer, modelFingerprint: loaded.fingerprint, levels, gamma: focus.gamma, r2: focus.r2 });
       nbParts = nbCrawlParts(loaded.topic, loaded.scorer, levels, focus, pageJudge !== undefined, (line) => io.warn(line));
+      const onTopicUrl = focus.patternLinks ? nbParts.onTopicUrl : undefined;
+      strategy = createStrategy('nb', { scorer: loaded.scorer, modelFingerprint: loaded.fingerprint, levels, gamma: focus.gamma, r2: focus.r2, onTopicUrl });
     } else {
       strategy = createStrategy(strategyName, { tokenizer, topicText, alpha });
     }
@@ -113,6 +114,7 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
 
 /** What nb adds to the crawl, as the flags chose (`docs/focused-crawl.md`). */
 interface FocusFlags {
+  patternLinks: boolean;
   future: boolean;
   explore: boolean;
   online: boolean;
@@ -123,13 +125,14 @@ interface FocusFlags {
   pagesPerStep: number;
 }
 
-const NB_ONLY = ['gamma', 'r2', 'online-every', 'host-budget', 'no-future', 'no-explore', 'no-online', 'no-host-budget'] as const;
+const NB_ONLY = ['gamma', 'r2', 'online-every', 'host-budget', 'no-pattern-links', 'no-future', 'no-explore', 'no-online', 'no-host-budget'] as const;
 
 function focusOptions(args: Args, strategyName: string): FocusFlags {
   if (strategyName !== 'nb') {
     for (const name of NB_ONLY) if (args.has(name)) throw new UsageError(`--${name} is for --strategy nb, not ${strategyName}`);
   }
   const flags: FocusFlags = {
+    patternLinks: !args.flag('no-pattern-links'),
     future: !args.flag('no-future'),
     explore: !args.flag('no-explore'),
     online: !args.flag('no-online'),

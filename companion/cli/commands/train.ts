@@ -37,8 +37,9 @@ export async function run(args: Args, io: CliIo): Promise<void> {
 
   const { readLabeledFiles } = await import('../labeled-jsonl.ts');
   const read = readLabeledFiles(args.positionals, (line) => io.warn(`linkscent train: ${line}`));
-  const [{ dedupeExamples, trainLinkModel }, { loadNodeTokenizer }, { saveLinkModel }] = await Promise.all([
+  const [{ dedupeExamples, trainLinkModel }, { trainLevelModel }, { loadNodeTokenizer }, { saveLinkModel }] = await Promise.all([
     import('../../training/link-training.ts'),
+    import('../../training/level-training.ts'),
     import('../../platform/jieba-node.ts'),
     import('../../model/link-model-file.ts'),
   ]);
@@ -53,6 +54,13 @@ export async function run(args: Args, io: CliIo): Promise<void> {
   const tokenizer = loadNodeTokenizer();
   const features = { group, lexicon, urlTokens };
   const model = trainLinkModel(examples, tokenizer, features, form);
+  // The level classifier (future value) needs the links' graph to show more than one distance;
+  // examples without one (marked by hand, say) train the link classifier alone.
+  const trained = trainLevelModel(examples, tokenizer, features);
+  const levels = trained.perLevel.filter((n) => n > 0).length >= 2 ? trained.model : undefined;
+  const levelNote = levels
+    ? `; levels ${trained.perLevel.map((n, d) => `${d}${d === trained.perLevel.length - 1 ? '+' : ''}: ${n}`).join(', ')} (${trained.unknown} links of unknown distance left out)`
+    : '; no levels (the links show no path to the topic: future value off)';
   const saved = await saveLinkModel(out, {
     name: topicName,
     lexicon,
@@ -64,6 +72,7 @@ export async function run(args: Args, io: CliIo): Promise<void> {
     positive,
     negative,
     model,
+    levels,
     examples,
   });
   const notes = [duplicates > 0 ? `${duplicates} duplicates dropped` : '', conflicts > 0 ? `${conflicts} conflicting labels (first kept)` : '']
@@ -72,7 +81,7 @@ export async function run(args: Args, io: CliIo): Promise<void> {
   io.out(
     `train: topic "${topicName}": ${examples.length} examples (${positives} positive, ${negatives} negative), ` +
       `${saved.vocabulary} features, ${form}, group ${group}${urlTokens ? ' + URL tokens' : ''}` +
-      `${lexicon.length ? `, lexicon of ${lexicon.length}` : ''}${notes ? `; ${notes}` : ''} → ${out}`,
+      `${lexicon.length ? `, lexicon of ${lexicon.length}` : ''}${notes ? `; ${notes}` : ''}${levelNote} → ${out}`,
   );
 }
 

@@ -24,6 +24,8 @@ export interface StrategyDeps {
   gamma?: number;
   /** nb: r2 of exploit/explore; null keeps every link at its value. Default 0.1. */
   r2?: number | null;
+  /** nb: the topic's on-topic URL patterns as a test (a link they match has P(+) = 1). */
+  onTopicUrl?: (url: string) => boolean;
   /** best-first: tokenizer for the topic and page text. */
   tokenizer?: Tokenizer;
   /** best-first: topic keywords or sample text (`--topic`, `--topic-file`). */
@@ -41,7 +43,7 @@ const FACTORIES: Record<string, (deps: StrategyDeps) => CrawlStrategy> = {
   nb(deps) {
     if (!deps.scorer) throw new StrategyConfigError('strategy nb needs a model (--model FILE)');
     try {
-      return createNbStrategy({ scorer: deps.scorer, fingerprint: deps.modelFingerprint, levels: deps.levels, gamma: deps.gamma, r2: deps.r2 });
+      return createNbStrategy({ scorer: deps.scorer, fingerprint: deps.modelFingerprint, levels: deps.levels, gamma: deps.gamma, r2: deps.r2, onTopicUrl: deps.onTopicUrl });
     } catch (error) {
       throw new StrategyConfigError((error as Error).message, { cause: error });
     }

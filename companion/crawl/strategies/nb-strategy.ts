@@ -1,14 +1,28 @@
 /**
- * `nb`: the Naive Bayes focused crawl. Two values per link, from the same link features
- * (`shared/pipeline/link-scorer.ts`):
+ * `nb`: the Naive Bayes focused crawl. A link's value is the expected discounted reward of
+ * following it, a reward of 1 for an on-topic page, γ^d for one d hops further (seed 001 eq. (2);
+ * Rennie & McCallum 1999), from two classifiers over the same link features
+ * (`shared/pipeline/link-scorer.ts`), each used for what it is trained best on:
  *
- *   immediate value  v_i = P(+ | link)                      the link classifier (Han et al. 2010 §3.1)
- *   future value     v_f = Σ_{d<L−1} P(d | link) · γ^d       the level classifier (seed 001 eq. (2),
- *                                                            `shared/model/level-classifier.ts`)
+ *   v = P(+ | link) + (1 − P(+ | link)) · Σ_{d=1}^{L−2} P(d | link, d ≥ 1) · γ^d
  *
- * A link's value is v = max(v_i, v_f): the expected reward of following it, counting an on-topic
- * page reached now as 1 and one d hops further as γ^d. Without a level classifier (a model file
- * written before it existed, or `--no-future`), v = v_i, the crawl of Han et al. 2010.
+ *   P(+ | link)          the link classifier (Han et al. 2010 §3.1): whether the target is on
+ *                        topic, learned from every labeled link, so its prior is the topic's real
+ *                        share of links;
+ *   P(d | link, d ≥ 1)   the level classifier (`shared/model/level-classifier.ts`), conditioned
+ *                        on the target not being on topic: how far the topic lies behind it. Its
+ *                        level 0 is left to the link classifier, since the level training keeps
+ *                        every on-topic link but only the off-topic ones whose distance is known,
+ *                        which inflates level 0's prior for any link of unseen words.
+ *
+ * A link whose URL the topic's own patterns call on topic (`onTopicUrl`, the page judge's rule 1,
+ * `page-judgement.ts`) has P(+) = 1: the user's word on where the topic is needs no classifier,
+ * and the classifier is left for the links the patterns do not cover. (A link's anchor and
+ * context can outvote its URL: on a hub page, the link into the topic's entry page is one of
+ * ten "欢迎使用 LibreOffice … 帮助" entries whose other nine lead elsewhere.)
+ *
+ * v lies in [0, 1]. Without a level classifier (a model file written before it existed, or
+ * `--no-future`), v = P(+ | link), the crawl of Han et al. 2010.
  *
  * Exploit and explore (seed 001 §2.2-2.4, thresholds r1/r2): inside a topical community (the
  * parent page judged on topic) every link is kept at its value; between communities (the parent
@@ -22,7 +36,7 @@
  * Seeds score 1. The crawl's host budget (`host-budget.ts`) lowers a trap host's rows further.
  */
 import type { LinkContext } from '../../../shared/contexts/types.ts';
-import { DEFAULT_GAMMA, expectedReward, type LevelClassifier } from '../../../shared/model/level-classifier.ts';
+import { DEFAULT_GAMMA, futureReward, type LevelClassifier } from '../../../shared/model/level-classifier.ts';
 import type { LinkScorer } from '../../../shared/pipeline/link-scorer.ts';
 import type { LinkText } from '../../store/records.ts';
 import { FOCUSED_CLAIM_WINDOW, type CrawlStrategy } from './crawl-strategy.ts';
@@ -42,20 +56,22 @@ export interface NbStrategyOptions {
   gamma?: number;
   /** r2 of exploit/explore, in [0, 1]; null keeps every link at its value. Default 0.1. */
   r2?: number | null;
+  /** The topic's on-topic URL patterns as a test: a link they match has P(+) = 1. Default none. */
+  onTopicUrl?: (url: string) => boolean;
   /** Identifies the model (e.g. a checksum of the model file) for resume checks. */
   fingerprint?: string;
 }
 
-export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = DEFAULT_R2, fingerprint }: NbStrategyOptions): CrawlStrategy {
+export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = DEFAULT_R2, onTopicUrl, fingerprint }: NbStrategyOptions): CrawlStrategy {
   if (!(gamma >= 0 && gamma <= 1)) throw new RangeError(`nb: gamma must lie in [0, 1], got ${gamma}`);
   if (r2 !== null && !(r2 >= 0 && r2 <= 1)) throw new RangeError(`nb: r2 must lie in [0, 1], got ${r2}`);
 
-  /** v = max(v_i, v_f), or v_i without a level classifier. */
+  /** v = P(+) + (1 − P(+)) · E[γ^d | d ≥ 1], or P(+) without a level classifier. */
   const value = (context: LinkContext): number => {
     const features = scorer.featuresOf(context);
-    const immediate = scorer.model.score(features, 0).p;
+    const immediate = onTopicUrl?.(context.url) ? 1 : scorer.model.score(features, 0).p;
     if (!levels) return immediate;
-    return Math.max(immediate, expectedReward(levels.posterior(features), gamma));
+    return immediate + (1 - immediate) * futureReward(levels.posterior(features), gamma);
   };
   const priority = (v: number, viaOnTopic: boolean | undefined): number => (r2 !== null && viaOnTopic === false && v < r2 ? v - BACK : v);
   const asContext = (url: string, pageUrl: string, text: LinkText): LinkContext => ({ url, pageUrl, anchor: text.anchor, before: text.before, after: text.after });

@@ -35,14 +35,20 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** How many pages the web served before the crawl's `k`-th on-topic page (robots.txt not counted). */
+let crawls = 0;
+
+/**
+ * A 60-page crawl from the directory: what the web served, in order (robots.txt not counted),
+ * where its first on-topic page came (Infinity: none did) and how many on-topic pages it served.
+ */
 async function crawlFromDirectory(args: string[]): Promise<{ served: string[]; firstTopicAt: number; topicIn60: number }> {
   web.requests.length = 0;
-  const out = join(dir, `crawl-${args.join('-').replace(/[^a-z0-9]+/gi, '')}`);
+  const out = join(dir, `crawl-${++crawls}`);
   const crawled = await runCli(['crawl', web.directory, ...args, '--max-pages', '60', '--delay-ms', '0', '--concurrency', '1', '--out', out]);
   expect(crawled.code, crawled.stderr).toBe(0);
   const served = web.requests.filter((url) => !url.endsWith('/robots.txt'));
-  return { served, firstTopicAt: served.findIndex(onTopic), topicIn60: served.slice(0, 60).filter(onTopic).length };
+  const first = served.findIndex(onTopic);
+  return { served, firstTopicAt: first === -1 ? Number.POSITIVE_INFINITY : first, topicIn60: served.slice(0, 60).filter(onTopic).length };
 }
 
 describe('a crawl started two hops from its topic', () => {
@@ -51,8 +57,8 @@ describe('a crawl started two hops from its topic', () => {
     const nb = await crawlFromDirectory(['--strategy', 'nb', '--model', model]);
     // Breadth-first meets every article of the other sites and the calendar first.
     expect(bfs.firstTopicAt).toBeGreaterThan(2 * PAGES);
-    expect(nb.firstTopicAt).toBeGreaterThanOrEqual(0);
-    expect(nb.firstTopicAt).toBeLessThan(6);
+    // The ceiling is index 3 (directory, 数码社区, 摄影 section); nb may look at the directory's other links first.
+    expect(nb.firstTopicAt).toBeLessThan(8);
     expect(nb.topicIn60).toBeGreaterThan(bfs.topicIn60);
     expect(nb.topicIn60).toBeGreaterThanOrEqual(PAGES - 2);
   });
@@ -60,6 +66,6 @@ describe('a crawl started two hops from its topic', () => {
   it('before future value (immediate value only), nb found no way from the directory', async () => {
     const immediate = await crawlFromDirectory(['--strategy', 'nb', '--model', model, '--no-future', '--no-explore', '--no-online', '--no-host-budget']);
     const nb = await crawlFromDirectory(['--strategy', 'nb', '--model', model]);
-    expect(nb.firstTopicAt).toBeLessThan(immediate.firstTopicAt === -1 ? Number.POSITIVE_INFINITY : immediate.firstTopicAt);
+    expect(nb.firstTopicAt).toBeLessThan(immediate.firstTopicAt);
   });
 });

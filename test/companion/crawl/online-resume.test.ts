@@ -13,6 +13,7 @@ import { createNbStrategy } from '../../../companion/crawl/strategies/nb-strateg
 import { loadLinkScorer } from '../../../companion/model/link-model-file.ts';
 import { loadNodeTokenizer } from '../../../companion/platform/jieba-node.ts';
 import { CrawlStore } from '../../../companion/store/crawl-store.ts';
+import { compileUrlPatterns } from '../../../shared/urls/url-pattern.ts';
 import { runCli, startCli } from '../support/run-cli.ts';
 import { startThreeSiteWeb, type ThreeSiteWeb } from '../support/three-site-web.ts';
 
@@ -59,7 +60,7 @@ describe('online learning and kill -9', () => {
       expect(learnedBefore.length).toBeGreaterThanOrEqual(20);
       expect(learnedBefore.some((link) => link.label === 1 && link.level === 0)).toBe(true);
       // The models it had: the file's, plus the learned links replayed.
-      const strategy = createNbStrategy({ scorer: loaded.scorer, levels: loaded.levels });
+      const strategy = createNbStrategy({ scorer: loaded.scorer, levels: loaded.levels, onTopicUrl: compileUrlPatterns(loaded.topic.positive) });
       new OnlineLearner(store, strategy, { links: loaded.scorer.model, levels: loaded.levels, features: (c) => loaded.scorer.featuresOf(c) }, { every: 1000, rescoreTop: 0, topic: loaded.topic.id, relevanceThreshold: 0.5 });
       const budget = new HostBudget(store, 25, 0.5);
       const queued = store.bestQueued(10_000).filter((row) => row.context);

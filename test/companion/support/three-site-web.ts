@@ -49,19 +49,19 @@ export interface ThreeSiteWeb {
   close(): Promise<void>;
 }
 
-const SECTIONS: Record<string, { title: string; words: string[] }> = {
-  photo: { title: '摄影', words: ['相机', '镜头', '光圈', '快门', '曝光', '构图', '人像摄影', '风光摄影', '白平衡', '长焦'] },
-  phone: { title: '手机', words: ['手机', '屏幕', '电池', '处理器', '充电', '系统更新', '信号', '续航', '折叠屏', '芯片'] },
-  pc: { title: '电脑', words: ['笔记本', '显卡', '内存', '硬盘', '键盘', '显示器', '主板', '散热', '固态', '接口'] },
-  life: { title: '生活', words: ['美食', '家居', '旅行', '健康', '菜谱', '收纳', '养生', '咖啡', '花园', '早餐'] },
-  sports: { title: '体育', words: ['足球', '篮球', '比赛', '冠军', '球队', '联赛', '进球', '教练', '球迷', '赛季'] },
+const SECTIONS: Record<string, { title: string; words: string[]; kind: string }> = {
+  photo: { title: '摄影', words: ['相机', '镜头', '光圈', '快门', '曝光', '构图', '人像摄影', '风光摄影', '白平衡', '长焦'], kind: '拍摄心得' },
+  phone: { title: '手机', words: ['手机', '屏幕', '电池', '处理器', '充电', '系统更新', '信号', '续航', '折叠屏', '芯片'], kind: '上手评测' },
+  pc: { title: '电脑', words: ['笔记本', '显卡', '内存', '硬盘', '键盘', '显示器', '主板', '散热', '固态', '接口'], kind: '装机指南' },
+  life: { title: '生活', words: ['美食', '家居', '旅行', '健康', '菜谱', '收纳', '养生', '咖啡', '花园', '早餐'], kind: '生活窍门' },
+  sports: { title: '体育', words: ['足球', '篮球', '比赛', '冠军', '球队', '联赛', '进球', '教练', '球迷', '赛季'], kind: '赛事回顾' },
 };
 
 const page = (title: string, body: string) => `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
 
 function headline(section: string, i: number): string {
-  const { words } = SECTIONS[section]!;
-  return `${words[i % words.length]}${words[(i * 3 + 1) % words.length]}实用技巧`;
+  const { words, kind } = SECTIONS[section]!;
+  return `${words[i % words.length]}与${words[(i * 3 + 1) % words.length]}${kind}`;
 }
 
 function articleList(origin: string, section: string, from: number, count: number): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectedReward, LevelClassifier } from '../../../shared/model/level-classifier.ts';
+import { expectedReward, futureReward, LevelClassifier } from '../../../shared/model/level-classifier.ts';
 
 const fv = (...words: string[]) => {
   const x = new Map<string, number>();
@@ -88,5 +88,15 @@ describe('expectedReward', () => {
     ]);
     expect(model.futureValue(fv('hub'))).toBeGreaterThan(model.futureValue(fv('portal')));
     expect(model.futureValue(fv('portal'))).toBeGreaterThan(model.futureValue(fv('calendar')));
+  });
+});
+
+describe('futureReward', () => {
+  it('is Σ_{d=1}^{L−2} P(d | d ≥ 1)·γ^d: level 0 taken out and the rest renormalised', () => {
+    // P(d ≥ 1) = 0.5; given that, levels 1, 2, 3 have 0.5, 0.25, 0.25.
+    expect(futureReward([0.5, 0.25, 0.125, 0.125], 0.5)).toBeCloseTo(0.5 * 0.5 + 0.25 * 0.25, 12);
+    expect(futureReward([1, 0, 0, 0], 0.5)).toBe(0);
+    expect(futureReward([0, 0, 0, 1], 0.5)).toBe(0);
+    expect(futureReward([0, 1, 0, 0], 0.9)).toBeCloseTo(0.9, 12);
   });
 });

@@ -8,6 +8,9 @@ import { cosine, termVector } from '../../../../companion/crawl/strategies/term-
 import { LinkScorer } from '../../../../shared/pipeline/link-scorer.ts';
 import type { NaiveBayes } from '../../../../shared/model/naive-bayes.ts';
 import type { FeatureVector } from '../../../../shared/features/types.ts';
+import { NaiveBayes as NaiveBayesModel } from '../../../../shared/model/naive-bayes.ts';
+import { futureReward, LevelClassifier } from '../../../../shared/model/level-classifier.ts';
+import { BACK, createNbStrategy } from '../../../../companion/crawl/strategies/nb-strategy.ts';
 
 const tokenizer = loadNodeTokenizer();
 
@@ -55,6 +58,58 @@ describe('nb', () => {
     expect(contexts.map((c) => c.before)).toEqual(['六七八九十', '股票']);
     expect(nb.scoreLinks({ url: page.pageUrl, page, depth: 0, score: 1 }, contexts)).toEqual([0.9, 0.2]);
     expect(nb).toMatchObject({ name: 'nb', seedScore: 1, fingerprint: 'abc' });
+  });
+});
+
+describe('nb with future value, exploit/explore and the topic\'s patterns', () => {
+  // The models are real Naive Bayes counts over the real pipeline's features, trained by hand.
+  const scorer = (model: NaiveBayesModel) => new LinkScorer({ tokenizer, model, features: { group: 1, lexicon: [], urlTokens: false }, window: 5 });
+  const trained = () => {
+    const links = new NaiveBayesModel({ form: 'multinomial' });
+    const levels = new LevelClassifier();
+    const s = scorer(links);
+    const add = (anchor: string, label: 0 | 1, level: number) => {
+      const x = s.featuresOf(link('http://a.test/x', anchor));
+      links.add(x, label);
+      levels.add(x, level);
+    };
+    for (let i = 0; i < 2; i++) add('股票 行情', 1, 0);
+    for (let i = 0; i < 3; i++) add('财经 频道', 0, 1);
+    for (let i = 0; i < 6; i++) add('体育 频道', 0, 3);
+    for (let i = 0; i < 6; i++) add('娱乐 新闻', 0, 3);
+    return { s, levels };
+  };
+
+  it('values a link by P(+) + (1 − P(+))·E[γ^d | d ≥ 1]', () => {
+    const { s, levels } = trained();
+    const nb = createNbStrategy({ scorer: s, levels, gamma: 0.5, r2: null });
+    const hub = link('http://a.test/finance/', '财经 频道');
+    const x = s.featuresOf(hub);
+    const p = s.model.score(x, 0).p;
+    const [value] = nb.scoreLinks({ url: hub.pageUrl, page: pageOf(hub.pageUrl, ''), depth: 0, score: 1 }, [hub]);
+    expect(value).toBeCloseTo(p + (1 - p) * futureReward(levels.posterior(x), 0.5), 12);
+    // The hub one hop from the topic outranks the sports channel, whose P(+) is about as low.
+    const [sports] = nb.scoreLinks({ url: hub.pageUrl, page: pageOf(hub.pageUrl, ''), depth: 0, score: 1 }, [link('http://a.test/sports/', '体育 频道')]);
+    expect(value).toBeGreaterThan(sports! + 0.2);
+  });
+
+  it('sends links below r2 on an off-topic page to the back, keeps them on an on-topic one', () => {
+    const { s, levels } = trained();
+    const nb = createNbStrategy({ scorer: s, levels, r2: 0.1 });
+    const sports = link('http://a.test/sports/', '体育 频道');
+    const parent = (onTopic: boolean) => ({ url: sports.pageUrl, page: pageOf(sports.pageUrl, ''), depth: 0, score: 1, onTopic });
+    const [kept] = nb.scoreLinks(parent(true), [sports]);
+    const [back] = nb.scoreLinks(parent(false), [sports]);
+    expect(kept).toBeLessThan(0.1);
+    expect(back).toBeCloseTo(kept! - BACK, 12);
+    expect(nb.rescore!({ url: sports.url, parent: sports.pageUrl, viaOnTopic: false, context: sports, score: 0, depth: 1, host: 'a.test', seq: 1, discoveredAt: 0, state: 'queued', reason: null })).toBeCloseTo(back!, 12);
+  });
+
+  it('gives a link the topic\'s patterns match P(+) = 1, whatever its words', () => {
+    const { s, levels } = trained();
+    const nb = createNbStrategy({ scorer: s, levels, onTopicUrl: (url) => url.includes('/stock/') });
+    const [value] = nb.scoreLinks({ url: 'http://a.test/', page: pageOf('http://a.test/', ''), depth: 0, score: 1 }, [link('http://a.test/stock/1', '体育 频道')]);
+    expect(value).toBe(1);
   });
 });
 
