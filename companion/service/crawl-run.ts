@@ -10,6 +10,7 @@ import type { Topic } from '../../shared/model/types.ts';
 import type { Tokenizer } from '../../shared/tokens/types.ts';
 import { runCrawl } from '../crawl/crawler.ts';
 import type { CrawlProgress } from '../crawl/progress.ts';
+import { NB_DEFAULTS, nbCrawl, type NbCrawl } from '../crawl/nb-crawl.ts';
 import { createStrategy, type CrawlStrategy } from '../crawl/strategies/index.ts';
 import { oneLine } from '../platform/one-line.ts';
 import { CrawlStore, STORE_FILE } from '../store/crawl-store.ts';
@@ -34,7 +35,7 @@ async function execute(entry: CrawlEntry, run: Run, resume: boolean, deps: RunDe
   const { plan } = entry.record;
   const elapsedBefore = entry.record.elapsedBeforeMs;
   try {
-    const { strategy, topic } = await strategyFor(entry, deps);
+    const { strategy, topic, nbOptions } = await strategyFor(entry, deps);
     const parts = topicCrawlParts({
       topic,
       scoresAreModel: plan.strategy === 'nb',
@@ -55,6 +56,7 @@ async function execute(entry: CrawlEntry, run: Run, resume: boolean, deps: RunDe
       concurrency: plan.concurrency,
       delayMs: plan.delayMs,
       strategy,
+      ...nbOptions,
       resume: resumeStore,
       hooks: parts.hooks,
       pageJudge: parts.pageJudge,
@@ -73,14 +75,15 @@ async function execute(entry: CrawlEntry, run: Run, resume: boolean, deps: RunDe
   }
 }
 
-async function strategyFor(entry: CrawlEntry, deps: RunDeps): Promise<{ strategy: CrawlStrategy; topic: Topic | null }> {
+/** The crawl's strategy: nb as the command line runs it, every part on (`crawl/nb-crawl.ts`), else bfs. */
+async function strategyFor(entry: CrawlEntry, deps: RunDeps): Promise<{ strategy: CrawlStrategy; topic: Topic | null; nbOptions?: NbCrawl['options'] }> {
   const { plan, topic } = entry.record;
   if (topic === null) return { strategy: createStrategy('bfs'), topic: null };
   const { loadLinkScorer } = await import('../model/link-model-file.ts');
   const loaded = await loadLinkScorer(join(entry.dir, MODEL_FILE), await deps.tokenizer(), topic.id);
-  const strategy =
-    plan.strategy === 'nb' ? createStrategy('nb', { scorer: loaded.scorer, modelFingerprint: loaded.fingerprint }) : createStrategy('bfs');
-  return { strategy, topic: loaded.topic };
+  if (plan.strategy !== 'nb') return { strategy: createStrategy('bfs'), topic: loaded.topic };
+  const nb = nbCrawl(loaded, NB_DEFAULTS, false, (line) => deps.log(`crawl ${entry.id}: ${line}`));
+  return { strategy: nb.strategy, topic: loaded.topic, nbOptions: nb.options };
 }
 
 function onProgress(entry: CrawlEntry, run: Run, progress: CrawlProgress, elapsedBefore: number): void {

@@ -6,12 +6,8 @@
  * --topic or --topic-file. With --page-model, a page classifier judges every fetched page: its
  * relevance lands in pages.jsonl and the progress line shows a running harvest-rate estimate.
  */
-import type { LevelClassifier } from '../../../shared/model/level-classifier.ts';
-import type { Topic } from '../../../shared/model/types.ts';
-import type { LinkScorer } from '../../../shared/pipeline/link-scorer.ts';
-import { compileUrlPatterns } from '../../../shared/urls/url-pattern.ts';
 import type { CrawlOptionsInput } from '../../crawl/crawl-options.ts';
-import { DEFAULT_RESCORE_TOP } from '../../crawl/online-learning.ts';
+import { nbCrawl, type NbParts } from '../../crawl/nb-crawl.ts';
 import { readTextFile } from '../../platform/input-files.ts';
 import type { Args } from '../args.ts';
 import { CliFailure, UsageError } from '../errors.ts';
@@ -63,12 +59,9 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
     if (strategyName === 'nb') {
       const { loadLinkScorer } = await import('../../model/link-model-file.ts');
       const loaded = await loadLinkScorer(modelPath!, tokenizer, args.string('model-topic'));
-      window = loaded.topic.window;
-      const levels = focus.future ? loaded.levels : undefined;
-      if (focus.future && !loaded.levels) io.warn('linkscent crawl: the model has no level classifier (train it again to get one): links are valued by P(+) alone');
-      nbParts = nbCrawlParts(loaded.topic, loaded.scorer, levels, focus, pageJudge !== undefined, (line) => io.warn(line));
-      const onTopicUrl = focus.patternLinks ? nbParts.onTopicUrl : undefined;
-      strategy = createStrategy('nb', { scorer: loaded.scorer, modelFingerprint: loaded.fingerprint, levels, gamma: focus.gamma, r2: focus.r2, onTopicUrl });
+      const composed = nbCrawl(loaded, focus, pageJudge !== undefined, (line) => io.warn(`linkscent crawl: ${line}`));
+      ({ strategy } = composed);
+      ({ window, ...nbParts } = composed.options);
     } else {
       strategy = createStrategy(strategyName, { tokenizer, topicText, alpha });
     }
@@ -112,71 +105,28 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
   return summary.stoppedBy === 'aborted' ? EXIT_INTERRUPTED : undefined;
 }
 
-/** What nb adds to the crawl, as the flags chose (`docs/focused-crawl.md`). */
-interface FocusFlags {
-  patternLinks: boolean;
-  future: boolean;
-  explore: boolean;
-  online: boolean;
-  hostBudget: boolean;
-  gamma: number;
-  r2: number | null;
-  onlineEvery: number;
-  pagesPerStep: number;
-}
-
 const NB_ONLY = ['gamma', 'r2', 'online-every', 'host-budget', 'no-pattern-links', 'no-future', 'no-explore', 'no-online', 'no-host-budget'] as const;
 
-function focusOptions(args: Args, strategyName: string): FocusFlags {
+/** nb's parts as the flags chose (`docs/focused-crawl.md`); any of them given with another strategy is bad usage. */
+function focusOptions(args: Args, strategyName: string): NbParts {
   if (strategyName !== 'nb') {
     for (const name of NB_ONLY) if (args.has(name)) throw new UsageError(`--${name} is for --strategy nb, not ${strategyName}`);
   }
-  const flags: FocusFlags = {
+  const off = (part: string, flag: string, value: string) => {
+    if (args.has(flag)) throw new UsageError(`--${flag} ${value} goes with ${part}: drop it or --no-${part}`);
+  };
+  if (args.flag('no-future')) off('future', 'gamma', 'G');
+  if (args.flag('no-explore')) off('explore', 'r2', 'R');
+  if (args.flag('no-online')) off('online', 'online-every', 'N');
+  if (args.flag('no-host-budget')) off('host-budget', 'host-budget', 'K');
+  return {
     patternLinks: !args.flag('no-pattern-links'),
     future: !args.flag('no-future'),
-    explore: !args.flag('no-explore'),
-    online: !args.flag('no-online'),
-    hostBudget: !args.flag('no-host-budget'),
     gamma: args.number('gamma', { min: 0, max: 1, what: 'a number from 0 to 1' }),
-    r2: args.number('r2', { min: 0, max: 1, what: 'a number from 0 to 1' }),
-    onlineEvery: args.positiveInt('online-every'),
-    pagesPerStep: args.positiveInt('host-budget'),
+    r2: args.flag('no-explore') ? null : args.number('r2', { min: 0, max: 1, what: 'a number from 0 to 1' }),
+    onlineEvery: args.flag('no-online') ? null : args.positiveInt('online-every'),
+    hostBudget: args.flag('no-host-budget') ? null : args.positiveInt('host-budget'),
   };
-  if (!flags.explore) flags.r2 = null;
-  if (!flags.future && args.has('gamma')) throw new UsageError('--gamma is the future value\'s discount: drop it or --no-future');
-  if (!flags.online && args.has('online-every')) throw new UsageError('--online-every goes with online learning: drop it or --no-online');
-  if (!flags.hostBudget && args.has('host-budget')) throw new UsageError('--host-budget K goes with the host budget: drop it or --no-host-budget');
-  return flags;
-}
-
-/**
- * The crawl options nb adds: the page judge of the topic's patterns, the host budget, online
- * learning (which needs judgements not made by the model itself: the patterns or a page model).
- */
-function nbCrawlParts(
-  topic: Topic,
-  scorer: LinkScorer,
-  levels: LevelClassifier | undefined,
-  focus: FocusFlags,
-  hasPageModel: boolean,
-  warn: (line: string) => void,
-): Partial<CrawlOptionsInput> {
-  const parts: Partial<CrawlOptionsInput> = {};
-  if (topic.positive.length > 0) parts.onTopicUrl = compileUrlPatterns(topic.positive);
-  if (focus.hostBudget) parts.hostBudget = focus.pagesPerStep;
-  if (focus.online) {
-    if (parts.onTopicUrl || hasPageModel) {
-      parts.online = {
-        models: { links: scorer.model, levels, features: (context) => scorer.featuresOf(context) },
-        every: focus.onlineEvery,
-        rescoreTop: DEFAULT_RESCORE_TOP,
-        topic: topic.id,
-      };
-    } else {
-      warn('linkscent crawl: no online learning: the model carries no URL patterns (train --positive) and no --page-model judges pages');
-    }
-  }
-  return parts;
 }
 
 /** --topic keywords or --topic-file's text (not both). */

@@ -129,7 +129,7 @@ describe('linkscent train', () => {
     const examples = readJsonl(labeled);
     const positives = examples.filter((e) => e.label === 1).length;
     expect(result.stdout.trim()).toMatch(
-      new RegExp(`^train: topic "财经": ${examples.length} examples \\(${positives} positive, ${examples.length - positives} negative\\), \\d+ features, multinomial, group 2 → `),
+      new RegExp(`^train: topic "财经": ${examples.length} examples \\(${positives} positive, ${examples.length - positives} negative\\), \\d+ features, multinomial, group 2; levels 0: ${positives}, 1: \\d+, 2: \\d+, 3\\+: \\d+ \\(\\d+ links of unknown distance left out\\) → `),
     );
     const file = JSON.parse(readFileSync(model, 'utf8')) as { formatName: string; data: { tables: { name: string; rowCount: number }[] } };
     expect(file.formatName).toBe('dexie');
