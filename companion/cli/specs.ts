@@ -162,8 +162,9 @@ export const crawlSpec: CommandSpec = {
     'no-host-budget': { type: 'boolean', description: 'nb: no host budget' },
   },
   notes: [
-    'nb orders links by the expected reward of following them: max(P(+ | link), Σ_d P(level d | link)·γ^d),\n' +
-      'the link classifier\'s P(+) and the level classifier\'s future value (distance to the topic).\n' +
+    'nb orders links by the expected reward of following them, P(+) + (1 − P(+))·Σ_d P(level d | d ≥ 1)·γ^d:\n' +
+      'the link classifier\'s P(+) (1 for a link the topic\'s patterns match) and the level classifier\'s\n' +
+      'future value (how many hops the topic lies behind the link).\n' +
       'A page is judged on topic by the topic\'s URL patterns when the model carries them (train\n' +
       '--positive); else by --page-model; else by the P(+) of the link that led to it. From a page\n' +
       'judged off topic, links whose value is below --r2 go to the back of the queue. Online learning\n' +

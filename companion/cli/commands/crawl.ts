@@ -37,6 +37,7 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
   const alpha = args.has('alpha') ? args.number('alpha', { min: 0, max: 1, what: 'a number from 0 to 1' }) : undefined;
   const pageModelPath = args.string('page-model');
   const limits = crawlLimitOptions(args);
+  const scope = scopeOf(args);
   const focus = focusOptions(args, strategyName);
 
   const [{ runCrawl }, { createStrategy, StrategyConfigError }, { createProgressReporter }, { loadNodeTokenizer }] = await Promise.all([
@@ -82,7 +83,7 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
       ...(window !== undefined ? { window } : {}),
       ...limits,
       ...nbParts,
-      scope: scopeOf(args),
+      scope,
       pageJudge,
       signal: interrupt.signal,
       onProgress: createProgressReporter(),
