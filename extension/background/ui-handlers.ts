@@ -95,7 +95,7 @@ export function createUiHandlers(services: BackgroundServices): UiHandlers {
             worker.call('counts', (remote) => remote.counts(topic)),
             worker.call('evaluateHeldOut', (remote) => remote.evaluateHeldOut(topic)),
           ])
-        : [EMPTY_COUNTS, { accuracy: null, n: 0 }];
+        : [EMPTY_COUNTS, null];
       let pageOnTopicLinks: number | null = null;
       let host: string | null = null;
       if (tabId !== undefined) {
@@ -106,8 +106,7 @@ export function createUiHandlers(services: BackgroundServices): UiHandlers {
       return {
         topic,
         counts,
-        heldOutAccuracy: heldOut.accuracy,
-        heldOutN: heldOut.n,
+        heldOut,
         pageOnTopicLinks,
         siteEnabled: host === null ? null : !isExcluded(host, current.excludedSites),
         host,

@@ -4,6 +4,7 @@
  */
 import type { Label, Topic } from '../../shared/model/types.ts';
 import type { Unlisted } from './request-types.ts';
+import type { HeldOut } from './worker-api.ts';
 import type { CompanionSettings, ExtensionSettings, TopicInput } from './settings.ts';
 import type { CompanionFailure, CompanionStatusView, Counts, CrawlView, Failure } from './views.ts';
 
@@ -41,10 +42,8 @@ export interface UiToBackgroundReplies {
   'stats/get': {
     topic: Topic | null;
     counts: Counts;
-    /** Accuracy on held-out examples, or null when there are too few. */
-    heldOutAccuracy: number | null;
-    /** How many held-out examples that accuracy is measured on. */
-    heldOutN: number;
+    /** The threshold in use and its precision and recall on held-out examples; null with no topic. */
+    heldOut: HeldOut | null;
     /** On-topic links on the tab's page, or null when the page has no content script. */
     pageOnTopicLinks: number | null;
     /** Whether LinkScent runs on the tab's site; null when the tab has no http(s) page. */

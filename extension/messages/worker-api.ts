@@ -9,7 +9,7 @@
  * worker with a `WorkerConnect` message (through the offscreen document in Chromium, directly in
  * Firefox); the worker `Comlink.expose`s this API on that port.
  */
-import type { Label, LabeledLink, LabelSource, Topic } from '../../shared/model/types.ts';
+import type { Label, LabeledLink, LabelSource, ThresholdMode, Topic } from '../../shared/model/types.ts';
 import type { LinkVerdict, PageLink } from './page-links.ts';
 import type { Counts } from './views.ts';
 
@@ -24,11 +24,21 @@ export function isWorkerConnect(data: unknown): data is WorkerConnect {
   return typeof data === 'object' && data !== null && (data as { type?: unknown }).type === WORKER_CONNECT;
 }
 
+/**
+ * The threshold a topic's links are judged at and how good it is on held-out examples: never
+ * plain accuracy, which on imbalanced classes says little (issue 12).
+ */
 export interface HeldOut {
-  /** Accuracy of a model trained on the other examples, or null when too few to say. */
-  accuracy: number | null;
-  /** Held-out examples it was measured on. */
+  mode: ThresholdMode;
+  /** P(+) at or above which a link is on topic: calibrated, or the topic's own when fixed. */
+  threshold: number;
+  /** Figures at `threshold` for a model trained on the other examples; null when too few to say. */
+  figures: { precision: number; recall: number; f1: number; balancedAccuracy: number } | null;
+  /** Held-out examples they were measured on, and how many of them are on topic. */
   n: number;
+  positives: number;
+  /** False when the topic's target precision was not reached (the most precise cut is used). */
+  reached: boolean;
 }
 
 export interface ObserveResult {
@@ -74,7 +84,7 @@ export interface WorkerApi {
   retrain(topic: Topic): Promise<{ examples: number }>;
   /** Example counts for the popup. */
   counts(topic: Topic | null): Promise<Counts>;
-  /** Accuracy on a fixed held-out share of the topic's examples. */
+  /** The threshold in use and its precision and recall on a fixed held-out share of the examples. */
   evaluateHeldOut(topic: Topic): Promise<HeldOut>;
   /** The whole database as a Dexie export file's text (without the companion pairing). */
   exportDatabase(): Promise<string>;

@@ -127,8 +127,7 @@ describe('popup: crawl panel', () => {
   const stats: UiToBackgroundReplies['stats/get'] = {
     topic,
     counts: { byLabel: { on: 6, off: 6 }, bySource: { pattern: 12 }, pagesSeen: 1 },
-    heldOutAccuracy: null,
-    heldOutN: 0,
+    heldOut: null,
     pageOnTopicLinks: 2,
     siteEnabled: true,
     host: 'news.example.com',
