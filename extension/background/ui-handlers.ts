@@ -6,6 +6,7 @@
  */
 import type { Topic } from '../../shared/model/types.ts';
 import { normalizeUrl, urlHost } from '../../shared/urls/normalize-url.ts';
+import type { TopicInput } from '../messages/settings.ts';
 import type { Counts, Failure } from '../messages/views.ts';
 import { activeTopic } from '../storage/stores.ts';
 import { isExcluded, mergeSettings, normalizeHost, validateTopic } from '../storage/validate.ts';
@@ -24,8 +25,18 @@ export function needsRetrain(before: Topic, after: Topic): boolean {
   return (
     before.featureGroup !== after.featureGroup ||
     before.form !== after.form ||
+    (before.urlTokens === true) !== (after.urlTokens === true) ||
     JSON.stringify(before.lexicon) !== JSON.stringify(after.lexicon)
   );
+}
+
+/** The fields of a stored topic an edit keeps unless it names them. */
+function keptFields(topic: Topic): Partial<TopicInput> {
+  return {
+    urlTokens: topic.urlTokens === true,
+    thresholdMode: topic.thresholdMode ?? 'fixed',
+    ...(topic.targetPrecision === undefined ? {} : { targetPrecision: topic.targetPrecision }),
+  };
 }
 
 function exportFileName(now = new Date()): string {
@@ -49,10 +60,13 @@ export function createUiHandlers(services: BackgroundServices): UiHandlers {
     },
 
     async 'topics/save'({ topic: input }) {
-      const checked = validateTopic(input);
+      const stored = typeof input?.id === 'string' ? await topics.get(input.id.trim()) : undefined;
+      // An edit keeps what the form does not show: a topic made before URL tokens and calibration
+      // keeps its features and its fixed threshold until the user changes them.
+      const checked = validateTopic(stored ? { ...keptFields(stored), ...input } : input);
       if (!checked.ok) return checked;
       const topic = checked.value;
-      const before = await topics.get(topic.id);
+      const before = stored;
       await topics.put(topic);
       if ((await settings.get()).activeTopicId === null) await setActive(topic.id);
       if (before && needsRetrain(before, topic)) await worker.call('retrain', (remote) => remote.retrain(topic));

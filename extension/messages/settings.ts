@@ -4,7 +4,7 @@
  * (threshold, window, features) live in `Topic` (shared/model/types.ts).
  */
 import type { FeatureGroup } from '../../shared/features/types.ts';
-import type { NbForm } from '../../shared/model/types.ts';
+import type { NbForm, ThresholdMode } from '../../shared/model/types.ts';
 
 /** Extension-wide settings (per-topic ones, threshold and window, live in `Topic`). */
 export interface ExtensionSettings {
@@ -54,4 +54,10 @@ export interface TopicInput {
   form?: NbForm;
   /** Default 80. */
   window?: number;
+  /** URL host and path words as features. Default true for a new topic (`NEW_TOPIC_DEFAULTS`). */
+  urlTokens?: boolean;
+  /** How the threshold is set (see `Topic.thresholdMode`). Default 'f1' for a new topic. */
+  thresholdMode?: ThresholdMode;
+  /** Required with thresholdMode 'precision': in (0, 1). */
+  targetPrecision?: number;
 }

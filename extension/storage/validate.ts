@@ -15,6 +15,17 @@ export const TOPIC_DEFAULTS = {
   window: 80,
 } as const satisfies Partial<Topic>;
 
+/**
+ * What a topic created in the extension gets that a topic written before issue 12 lacks (kept
+ * apart from `TOPIC_DEFAULTS`, which an absent field of an old topic still means): URL tokens
+ * as features, since on most sites the path names the section (ACHE uses them too), and a
+ * threshold calibrated on held-out examples for the best F1 rather than fixed at 0.5.
+ */
+export const NEW_TOPIC_DEFAULTS = {
+  urlTokens: true,
+  thresholdMode: 'f1',
+} as const satisfies Partial<Topic>;
+
 export const SETTINGS_DEFAULTS: ExtensionSettings = {
   activeTopicId: null,
   excludedSites: [],
@@ -62,10 +73,33 @@ export function validateTopic(input: TopicInput, newId: () => string = () => cry
   if (featureGroup !== 1 && featureGroup !== 2) return { ok: false, error: `The feature group must be 1 or 2, not ${String(featureGroup)}.` };
   const form = input.form ?? TOPIC_DEFAULTS.form;
   if (form !== 'bernoulli' && form !== 'multinomial') return { ok: false, error: `The model form must be bernoulli or multinomial, not ${String(form)}.` };
+  const urlTokens = input.urlTokens ?? NEW_TOPIC_DEFAULTS.urlTokens;
+  if (typeof urlTokens !== 'boolean') return { ok: false, error: `URL tokens are on (true) or off (false), not ${String(urlTokens)}.` };
+  const thresholdMode = input.thresholdMode ?? NEW_TOPIC_DEFAULTS.thresholdMode;
+  if (thresholdMode !== 'f1' && thresholdMode !== 'precision' && thresholdMode !== 'fixed') {
+    return { ok: false, error: `The threshold is set by f1, precision or fixed, not ${String(thresholdMode)}.` };
+  }
+  const targetPrecision = input.targetPrecision;
+  if (thresholdMode === 'precision' && !(typeof targetPrecision === 'number' && targetPrecision > 0 && targetPrecision < 1)) {
+    return { ok: false, error: `The target precision must be between 0 and 1 (exclusive), not ${String(targetPrecision)}.` };
+  }
   const id = input.id?.trim() || newId();
   return {
     ok: true,
-    value: { id, name, lexicon: cleanList(input.lexicon), positive, negative, threshold, featureGroup, form, window },
+    value: {
+      id,
+      name,
+      lexicon: cleanList(input.lexicon),
+      positive,
+      negative,
+      threshold,
+      featureGroup,
+      form,
+      window,
+      urlTokens,
+      thresholdMode,
+      ...(thresholdMode === 'precision' ? { targetPrecision: targetPrecision! } : {}),
+    },
   };
 }
 

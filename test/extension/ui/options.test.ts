@@ -104,6 +104,11 @@ describe('options page', () => {
     field('#topic-form', 'window').value = '60';
     field<HTMLSelectElement>('#topic-form', 'featureGroup').value = '1';
     field<HTMLSelectElement>('#topic-form', 'form').value = 'multinomial';
+    // A new topic starts with URL tokens and a threshold calibrated for the best F1.
+    expect(field<HTMLSelectElement>('#topic-form', 'urlTokens').value).toBe('true');
+    expect(field<HTMLSelectElement>('#topic-form', 'thresholdMode').value).toBe('f1');
+    field<HTMLSelectElement>('#topic-form', 'thresholdMode').value = 'precision';
+    field('#topic-form', 'targetPrecision').value = '0.85';
     submit('#topic-form');
     await vi.waitFor(() => expect($('#topic-status').textContent).toBe('Saved.'));
     expect(sentOf(browser, 'topics/save')).toEqual([
@@ -118,6 +123,9 @@ describe('options page', () => {
           featureGroup: 1,
           form: 'multinomial',
           window: 60,
+          urlTokens: true,
+          thresholdMode: 'precision',
+          targetPrecision: 0.85,
         },
       },
     ]);
