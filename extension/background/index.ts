@@ -13,7 +13,7 @@ import { createDirectPortSource } from './direct-host.ts';
 import { labelOfMenuItem, markLink, MENU_IDS } from './link-marks.ts';
 import { createOffscreenPortSource } from './offscreen-host.ts';
 import { createRouter } from './router.ts';
-import type { BackgroundServices } from './services.ts';
+import { refreshAllTabs, type BackgroundServices } from './services.ts';
 import { createUiHandlers } from './ui-handlers.ts';
 import { WorkerHost } from './worker-host.ts';
 
@@ -91,6 +91,7 @@ browser.contextMenus.onClicked.addListener((info, tab) => {
     if (topic === null) return;
     const click = { linkUrl: info.linkUrl!, pageUrl, ...(info.linkText ? { linkText: info.linkText } : {}) };
     await markLink(host, topic, click, label);
-    if (tab?.id !== undefined) await services.tabs.send(tab.id, { type: 'verdicts/refresh' });
+    // The mark shows wherever the link appears, so every open page re-scores, not this one only.
+    await refreshAllTabs(services.tabs);
   })().catch((error: unknown) => console.error('LinkScent: marking the link failed', error));
 });

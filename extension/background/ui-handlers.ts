@@ -134,7 +134,9 @@ export function createUiHandlers(services: BackgroundServices): UiHandlers {
       if (url === undefined) return { ok: false, error: 'Only web pages (http or https) can be marked.' };
       if (label !== 0 && label !== 1) return { ok: false, error: `A label is 0 or 1, not ${String(label)}.` };
       const { labeled } = await worker.call('labelTarget', (remote) => remote.labelTarget(topic, url, label, 'page'));
+      // The page's links re-score, and so does every open page linking to it (the mark shows there).
       if (tabId !== undefined) await tabs.send(tabId, { type: 'verdicts/refresh' });
+      await refreshAllTabs(tabs, tabId);
       return { ok: true, labeled };
     },
 

@@ -120,13 +120,16 @@ describe('background handlers', () => {
     expect(badges.get(1)).toBe(7);
   });
 
-  it('marks a page: every stored context pointing to it is relabeled, and its tab refreshed', async () => {
+  it('marks a page: every stored context pointing to it is relabeled, its tab and then every other tab refreshed', async () => {
     await createTopic();
     await createContentHandlers(services)['page/links']({ type: 'page/links', pageUrl: PAGE, title: '', links: hubLinks(), first: true }, origin);
     sent = [];
     const reply = await createUiHandlers(services)['page/mark']({ type: 'page/mark', tabId: 1, pageUrl: 'https://sport.example.org/0#x', label: 1 });
     expect(reply).toEqual({ ok: true, labeled: 1 });
-    expect(sent).toEqual([{ tabId: 1, message: { type: 'verdicts/refresh' } }]);
+    expect(sent).toEqual([
+      { tabId: 1, message: { type: 'verdicts/refresh' } },
+      { tabId: 2, message: { type: 'verdicts/refresh' } },
+    ]);
     expect((await db.examples.where('url').equals('https://sport.example.org/0').first())?.source).toBe('page');
   });
 
