@@ -8,6 +8,7 @@ import browser, { type Runtime } from 'webextension-polyfill';
 import { openExtensionDb } from '../storage/database.ts';
 import { createDexieCompanionStore, createDexieSettingsStore, createDexieTopicStore } from '../storage/dexie-stores.ts';
 import { activeTopic } from '../storage/stores.ts';
+import { removeTokenUrls } from '../storage/token-cleanup.ts';
 import { createContentHandlers } from './content-handlers.ts';
 import { createDirectPortSource } from './direct-host.ts';
 import { labelOfMenuItem, markLink, MENU_IDS } from './link-marks.ts';
@@ -79,7 +80,23 @@ async function createMenus(): Promise<void> {
   browser.contextMenus.create({ id: MENU_IDS.off, title: message('menuMarkLinkOff', 'Link is off topic'), contexts: ['link'] });
 }
 
-browser.runtime.onInstalled.addListener(() => void createMenus());
+browser.runtime.onInstalled.addListener(() => {
+  void createMenus();
+  void cleanTokenUrls().catch((error: unknown) => console.error('LinkScent: removing token URLs failed', error));
+});
+
+/**
+ * Issue 12's upgrade: examples stored from the companion's dashboard before its pages were left
+ * alone carry the pairing token in a URL. They go, and their topics' models are rebuilt.
+ */
+async function cleanTokenUrls(): Promise<void> {
+  const { token } = await services.companion.get();
+  const cleaned = await removeTokenUrls(db, token);
+  for (const topicId of cleaned.topics) {
+    const topic = await services.topics.get(topicId);
+    if (topic) await host.call('retrain', (remote) => remote.retrain(topic));
+  }
+}
 browser.runtime.onStartup.addListener(() => void createMenus());
 
 browser.contextMenus.onClicked.addListener((info, tab) => {

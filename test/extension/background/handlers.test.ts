@@ -68,6 +68,25 @@ async function createTopic(ui = createUiHandlers(services)) {
 }
 
 describe('background handlers', () => {
+  it("does nothing on the companion's pages and stores no URL that carries the pairing token", async () => {
+    const token = 'Abcdefghijklmnop_0123456789-xyz';
+    await services.companion.put({ port: 7431, token });
+    await createTopic();
+    const content = createContentHandlers(services);
+    const dashboard = { tabId: 3, url: `http://127.0.0.1:7431/dashboard?token=${token}#crawl=c1` };
+    expect(await content['page/settings']({ type: 'page/settings', pageUrl: dashboard.url }, dashboard)).toMatchObject({ enabled: false });
+    const links = [{ ref: 0, url: 'https://finance.example.org/1', pageUrl: dashboard.url, anchor: '股票', before: '', after: '' }];
+    expect(await content['page/links']({ type: 'page/links', pageUrl: dashboard.url, title: '', links, first: true }, dashboard)).toEqual({ verdicts: [] });
+    // Elsewhere, a link into the dashboard (token and all) is neither scored nor stored.
+    const tokenLink = { ref: 99, url: `http://127.0.0.1:7431/dashboard?token=${token}`, pageUrl: PAGE, anchor: '股票', before: '', after: '' };
+    const reply = await content['page/links']({ type: 'page/links', pageUrl: PAGE, title: '', links: [...hubLinks(), tokenLink], first: true }, origin);
+    expect(reply.verdicts.map((verdict) => verdict.ref)).not.toContain(99);
+    await engine.flush();
+    expect(JSON.stringify(await db.examples.toArray())).not.toContain(token);
+    expect(JSON.stringify(await db.pages.toArray())).not.toContain(token);
+    expect(await db.examples.count()).toBe(12);
+  });
+
   it('tells a page to stay idle until there is a topic, and clears its badge', async () => {
     const content = createContentHandlers(services);
     expect(await content['page/settings']({ type: 'page/settings', pageUrl: PAGE }, origin)).toEqual({ enabled: false, window: 80, maxLinks: 2000 });
