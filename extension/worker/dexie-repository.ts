@@ -34,22 +34,25 @@ const isPairingRow = (table: string, row: Row) =>
 const TOPIC_FIELD: Partial<Record<TableName, string>> = { topics: 'id', examples: 'topic', models: 'topic', features: 'topic' };
 
 /**
- * The rows of `db` that `keep` accepts, as a model file (dexie-export-import's format). That
- * library writes each table's full row count even when its filter leaves rows out, and the file
- * check (rightly) refuses a count that differs from the rows: when rows were left out, the counts
- * are set to the rows written (one parse of the file; none when nothing was left out).
+ * The rows of `db` that `keep` accepts, as a model file (dexie-export-import's format), and never
+ * a row that holds the pairing token (issue 12: whatever URL may have carried it in).
+ *
+ * The rows are left out here, after the export, not by dexie-export-import's `filter`: that
+ * filter writes a comma before every chunk of rows (`numRowsPerChunk`) after a non-empty one, even
+ * when it leaves the whole chunk out, so a table longer than a chunk whose last rows belong to
+ * another topic came out as `[…,]` ("Unexpected token ']'", issue 12, the crawl of a second
+ * topic). It also writes each table's full row count, and the file check (rightly) refuses a
+ * count that differs from the rows: the counts are set to the rows kept.
  * dexie-export-import is imported here, not at the top, because it reads `self` when it is
  * evaluated (Node tests install it first, see `shared/model/model-file.ts`).
  */
 async function exportWhere(db: LinkScentDb, keep: (table: string, row: Row) => boolean): Promise<string> {
   const { exportDB } = await import('dexie-export-import');
-  let leftOut = 0;
-  const blob = await exportDB(db, {
-    prettyJson: false,
-    filter: (table, value) => keep(table, value as Row) || (leftOut++, false),
-  });
-  if (leftOut === 0) return blob.text();
-  const file = JSON.parse(await blob.text()) as { data: { tables: { name: string; rowCount: number }[]; data: { tableName: string; rows: unknown[] }[] } };
+  const token = (await db.settings.get(`${COMPANION_KEY_PREFIX}token`))?.value;
+  const holdsToken = typeof token === 'string' && token !== '' ? (row: Row) => JSON.stringify(row).includes(token) : () => false;
+  const blob = await exportDB(db, { prettyJson: false });
+  const file = JSON.parse(await blob.text()) as { data: { tables: { name: string; rowCount: number }[]; data: { tableName: string; rows: Row[] }[] } };
+  for (const entry of file.data.data) entry.rows = entry.rows.filter((row) => keep(entry.tableName, row) && !holdsToken(row));
   for (const table of file.data.tables) table.rowCount = file.data.data.find((entry) => entry.tableName === table.name)?.rows.length ?? 0;
   return JSON.stringify(file);
 }

@@ -163,6 +163,30 @@ describe('model files for the companion', () => {
     expect(rows('settings')).toEqual([]);
   });
 
+  it('exports one topic of several when another fills the last chunk of a table (regression: a trailing comma)', async () => {
+    // dexie-export-import writes 2,000 rows per chunk: the finance topic's examples come first,
+    // then more than a chunk of another topic's, so a whole chunk is left out of the file.
+    await engine.observe(topic, hubExamples(topic.id));
+    const other = makeTopic({ id: 'sport', name: '体育' });
+    await db.topics.put(other);
+    const many = Array.from({ length: 2100 }, (_, i) => ({ ...hubExamples(other.id)[i % 12]!, url: `https://sport.example.org/many/${i}` }));
+    await addExamples(db, many);
+    const text = await engine.exportTopic(topic);
+    const file = checkModelFile(text, db);
+    expect(file.data.data.find((entry) => entry.tableName === 'examples')?.rows).toHaveLength(12);
+    const second = checkModelFile(await engine.exportTopic(other), db);
+    expect(second.data.data.find((entry) => entry.tableName === 'examples')?.rows).toHaveLength(2100);
+  });
+
+  it('never writes the pairing token into an export, whatever row carried it', async () => {
+    const token = 'secret-token-0123456789abcdef';
+    await createDexieCompanionStore(db).put({ port: 7431, token });
+    await addExamples(db, [{ ...hubExamples(topic.id)[0]!, pageUrl: `http://127.0.0.1:7431/dashboard?token=${token}` }]);
+    await engine.observe(topic, hubExamples(topic.id));
+    expect(await engine.exportDatabase()).not.toContain(token);
+    expect(await engine.exportTopic(topic)).not.toContain(token);
+  });
+
   it('exports a topic never scored yet with its model (the companion refuses a file without one)', async () => {
     await createDexieRepository(db).putExamples(hubExamples(topic.id)); // stored, no model saved
     expect(await db.models.count()).toBe(0);
