@@ -5,7 +5,7 @@
 import type { Label, Topic } from '../../shared/model/types.ts';
 import type { Unlisted } from './request-types.ts';
 import type { HeldOut } from './worker-api.ts';
-import type { CompanionSettings, ExtensionSettings, TopicInput } from './settings.ts';
+import type { CompanionSettings, CrawlChoice, ExtensionSettings, TopicInput } from './settings.ts';
 import type { CompanionFailure, CompanionStatusView, Counts, CrawlView, Failure } from './views.ts';
 
 export type UiToBackground =
@@ -25,8 +25,11 @@ export type UiToBackground =
   /** Stores port and token (token '' forgets the pairing), then asks the companion for its status. */
   | { type: 'companion/pair'; port: number; token: string }
   | { type: 'companion/status' }
-  /** Starts a crawl of the companion from `pageUrl` with the active topic's model. */
-  | { type: 'crawl/start'; pageUrl: string }
+  /**
+   * Starts a crawl of the companion from `pageUrl` with the active topic's model, within the
+   * popup's `choice` of pages, depth and scope (remembered for next time; absent: the last one).
+   */
+  | { type: 'crawl/start'; pageUrl: string; choice?: CrawlChoice }
   /** The last crawl started from here, fresh from the companion; null when there is none. */
   | { type: 'crawl/get' }
   /** Merges the labels the last crawl learned into its topic's examples (no duplicates). */
@@ -58,7 +61,7 @@ export interface UiToBackgroundReplies {
   'db/export': { ok: true; fileText: string; fileName: string } | Failure;
   /** On failure nothing was changed. */
   'db/import': { ok: true; examples: number } | Failure;
-  'companion/get': Pick<CompanionSettings, 'port' | 'token'>;
+  'companion/get': Pick<CompanionSettings, 'port' | 'token' | 'crawlChoice'>;
   /** `status` is null when the pairing was forgotten (token ''). */
   'companion/pair': { ok: true; status: CompanionStatusView | null } | CompanionFailure | Failure;
   'companion/status': { ok: true; status: CompanionStatusView } | CompanionFailure;
