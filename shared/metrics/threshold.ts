@@ -11,9 +11,11 @@
  *
  * Candidates are the cuts between two neighbouring distinct scores (sorted high to low, a cut
  * after the k-th accepts the k highest). The threshold returned lies halfway between the lowest
- * accepted and the highest rejected score in log-odds, so a link scored a little below the
- * lowest accepted example still counts; scores are clamped to [1e-12, 1 − 1e-12] first, since
- * Naive Bayes often rounds to exactly 0 or 1.
+ * accepted and the highest rejected score, in probability: not in log-odds, because Naive Bayes
+ * scores run to 1e-30 and beyond, and when the held-out classes separate, the log-odds midpoint
+ * of 0.9 and 1e-30 (≈ 1e-14) would light every link the examples say nothing about, while the
+ * probability midpoint (0.45) keeps a highlight meaning "more likely on topic than the examples
+ * off topic ever were". The result is kept in [1e-12, 1 − 1e-12], inside (0, 1).
  *
  * With the figures at that cut comes balanced accuracy, (recall + specificity) / 2, which, unlike
  * accuracy, a model answering "off topic" always cannot push above 0.5.
@@ -45,11 +47,6 @@ export interface Calibration {
 }
 
 const EPSILON = 1e-12;
-const logit = (p: number) => {
-  const q = Math.min(1 - EPSILON, Math.max(EPSILON, p));
-  return Math.log(q / (1 - q));
-};
-const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
 /**
  * The calibrated threshold and its figures, or null when the examples cannot say (none on topic
@@ -97,7 +94,7 @@ export function calibrateThreshold(examples: readonly ScoredExample[], target: T
   const threshold =
     highestRejected === undefined
       ? Math.max(EPSILON, Math.min(lowestAccepted, 1 - EPSILON))
-      : sigmoid((logit(lowestAccepted) + logit(highestRejected)) / 2);
+      : (lowestAccepted + highestRejected) / 2;
   const recall = ratio(best.tp, positives);
   const specificity = ratio(negatives - best.fp, negatives);
   return {

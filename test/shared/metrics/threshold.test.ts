@@ -17,11 +17,8 @@ describe('calibrateThreshold', () => {
     expect(calibration.f1).toBeCloseTo(4 / 6, 12);
     expect(calibration.precision).toBeCloseTo(2 / 3, 12);
     expect(calibration.recall).toBeCloseTo(2 / 3, 12);
-    // Halfway between 0.8 and 0.7 in log-odds: sigmoid((logit 0.8 + logit 0.7) / 2).
-    const logit = (p: number) => Math.log(p / (1 - p));
-    expect(calibration.threshold).toBeCloseTo(1 / (1 + Math.exp(-(logit(0.8) + logit(0.7)) / 2)), 12);
-    expect(calibration.threshold).toBeGreaterThan(0.7);
-    expect(calibration.threshold).toBeLessThan(0.8);
+    // Halfway between the lowest accepted (0.8) and the highest rejected (0.7) score.
+    expect(calibration.threshold).toBeCloseTo(0.75, 12);
     // Specificity 6/7 (one of the seven negatives accepted): balanced accuracy (2/3 + 6/7) / 2.
     expect(calibration.balancedAccuracy).toBeCloseTo((2 / 3 + 6 / 7) / 2, 12);
     expect(calibration).toMatchObject({ n: 10, positives: 3, reached: true });
@@ -48,6 +45,13 @@ describe('calibrateThreshold', () => {
     expect(calibration.precision).toBeCloseTo(2 / 3, 12);
     expect(calibration.threshold).toBeLessThanOrEqual(0.7);
     expect(calibration.threshold).toBeGreaterThan(0.2);
+  });
+
+  it('puts the cut between separated classes halfway in probability, not near the negatives', () => {
+    // Naive Bayes scores: on-topic 0.9 and up, off-topic 1e-30 and below. A log-odds midpoint
+    // would be about 1e-14, lighting every link scored anything but 0.
+    const calibration = calibrateThreshold([ex(0.999, 1), ex(0.9, 1), ex(1e-30, 0), ex(1e-40, 0)])!;
+    expect(calibration.threshold).toBeCloseTo(0.45, 12);
   });
 
   it('keeps the threshold strictly inside (0, 1) when scores are exactly 0 and 1', () => {
