@@ -23,7 +23,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { Parser } from 'htmlparser2';
 import { cut } from 'jieba-wasm';
-import { dedupeExamples, evaluateLinkModel, reportOf, seededShuffle, trainLinkModel } from '../companion/cli/link-training.ts';
+import { dedupeExamples, evaluateLinkModel, reportOf, seededShuffle, trainLinkModel } from '../companion/training/link-training.ts';
 import { loadNodeTokenizer, nodeChineseCutter } from '../companion/platform/jieba-node.ts';
 import type { LinkContext } from '../shared/contexts/types.ts';
 import { extractContexts } from '../shared/contexts/extract-contexts.ts';
@@ -31,6 +31,7 @@ import type { FeatureOptions, FeatureVector } from '../shared/features/types.ts'
 import { linkFeatures } from '../shared/features/link-features.ts';
 import type { NaiveBayes } from '../shared/model/naive-bayes.ts';
 import type { LabeledLink } from '../shared/model/types.ts';
+import { TOPIC_DEFAULTS } from '../shared/model/topic-defaults.ts';
 import { LinkScorer } from '../shared/pipeline/link-scorer.ts';
 import { segmentsFromHtml } from '../shared/segments/from-html.ts';
 import type { PageSegments } from '../shared/segments/types.ts';
@@ -43,7 +44,7 @@ import {
   type CachingTokenizer,
 } from '../shared/tokens/tokenizer.ts';
 import { compileUrlPatterns } from '../shared/urls/url-pattern.ts';
-import { listSites, loadCorpus, siteHost, SITES_DIR, type Corpus } from './support/corpus.ts';
+import { CHINESE_PACKAGES, corpusProblem, loadCorpus, siteHost, type Corpus } from './support/corpus.ts';
 import {
   collectGarbage,
   fmt,
@@ -59,10 +60,9 @@ import {
 } from './support/measure.ts';
 
 /** The issue's floor: the corpus must hold at least this many pages. */
-const MIN_PAGES = 1_000;
 const REPS = positiveInteger(process.env.LINKSCENT_BENCH_REPS, 5);
 const WARMUP = 1;
-const WINDOW = 80;
+const WINDOW = TOPIC_DEFAULTS.window;
 const TRAIN_FRACTION = 0.3;
 const SPLIT_SEED = 20_101;
 
@@ -96,13 +96,13 @@ let sink = 0;
 // ---------------------------------------------------------------------------------------------
 // Setup: corpus, jieba, model.
 
+/** The corpus, or one line and exit 1 when it is not the expected one (`corpusProblem`). */
 function loadOrExit(): Corpus {
   const corpus = loadCorpus();
-  if (corpus.pages.length < MIN_PAGES) {
-    const found = listSites().join(', ') || 'nothing';
-    console.error(
-      `pipeline-bench: needs >= ${MIN_PAGES} Chinese HTML pages under ${SITES_DIR}, found ${corpus.pages.length} (sites: ${found}); run bench/fetch-debian-docs.sh`,
-    );
+  const found = new Map([...corpus.sites].map(([site, stats]) => [site, stats.pages]));
+  const problem = corpusProblem('pipeline-bench', [...new Set([...CHINESE_PACKAGES, ...found.keys()])], found);
+  if (problem !== undefined) {
+    console.error(problem);
     process.exit(1);
   }
   return corpus;

@@ -6,7 +6,8 @@
  *      each), when /usr/bin/chromium or /usr/bin/firefox-esr is missing and we may run apt-get
  *      (root).
  *   2. `npm ci`: exactly the locked dependencies (better-sqlite3 builds from source here).
- *   3. `vitest run`: unit, DOM, integration and end-to-end tiers.
+ *   3. `vitest run`: every tier of test/tiers.ts (unit, DOM, end-to-end); `npm run test:unit`,
+ *      `test:dom` and `test:e2e` run one.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

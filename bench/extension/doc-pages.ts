@@ -16,6 +16,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { extractContexts } from '../../shared/contexts/extract-contexts.ts';
+import { TOPIC_DEFAULTS } from '../../shared/model/topic-defaults.ts';
 import { segmentsFromHtml } from '../../shared/segments/from-html.ts';
 
 export const SITES_DIR = resolve(import.meta.dirname, '../data/sites');
@@ -86,7 +87,7 @@ function contextsOf(site: string, file: string, onTopic: boolean): BenchContext[
   const html = readFileSync(file, 'utf8');
   if (html.includes('\uFFFD')) return [];
   const page = segmentsFromHtml(html, `http://docs.invalid${sitePath(site, file)}`);
-  return extractContexts(page, { window: 80 })
+  return extractContexts(page, { window: TOPIC_DEFAULTS.window })
     .filter(({ anchor }) => HAN.test(anchor) && anchor.length <= 60)
     .map(({ anchor, before, after }) => ({ site, onTopic, title: page.title, anchor, before, after }));
 }

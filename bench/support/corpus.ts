@@ -10,6 +10,10 @@
  *
  * Files are listed in a fixed order (package, then path, by code unit) so every run, and every
  * machine, sees the same pages in the same order.
+ *
+ * The benches check the corpus against `EXPECTED_PAGES` before they measure (as Scrapy's bench
+ * checks what it crawled): a package missing, half unpacked or of another release would print
+ * figures that look fine and compare with nothing, so the bench stops with one line instead.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
@@ -20,6 +24,64 @@ export const SITES_DIR = resolve(import.meta.dirname, '../data/sites');
 
 /** A Chinese documentation package: `zh`, `zh-cn`, `zh-tw` as a name part (not python3.11-doc). */
 export const CHINESE_PACKAGE = /(?:^|-)zh(?:-|$)/u;
+
+/**
+ * HTML pages per package as this loader counts them, in the Debian 12 packages that
+ * fetch-debian-docs.sh downloads. A count within `PAGE_COUNT_TOLERANCE` passes (a point release
+ * adds or drops a few pages); anything else means the benches would not measure what their
+ * figures say.
+ */
+export const EXPECTED_PAGES: Readonly<Record<string, number>> = {
+  'debian-edu-doc-zh-cn': 2,
+  'debian-faq-zh-cn': 17,
+  'debian-reference-zh-cn': 15,
+  'debian-reference-zh-tw': 15,
+  'gimp-help-zh-cn': 685,
+  'libreoffice-help-zh-cn': 2561,
+  'lilypond-doc-html-zh': 171,
+  'linuxcnc-doc-zh-cn': 1,
+  'maint-guide-zh-cn': 11,
+  'maint-guide-zh-tw': 11,
+  'python3.11-doc': 530,
+};
+
+/** ±10% of the expected count, rounded outwards (so a one-page package must have exactly one). */
+export const PAGE_COUNT_TOLERANCE = 0.1;
+
+/** The range of page counts accepted for a package expected to have `expected` pages. */
+export function acceptedRange(expected: number): [number, number] {
+  return [Math.floor(expected * (1 - PAGE_COUNT_TOLERANCE)), Math.ceil(expected * (1 + PAGE_COUNT_TOLERANCE))];
+}
+
+/**
+ * What is wrong with the corpus for a bench reading `packages`, in one line naming the package
+ * and the counts; undefined when every package is there with its expected number of pages.
+ * `found` counts pages per package (`Corpus.sites`, or `countPages`).
+ */
+export function corpusProblem(bench: string, packages: readonly string[], found: ReadonlyMap<string, number>, sitesDir: string = SITES_DIR): string | undefined {
+  const fix = 'run bench/fetch-debian-docs.sh (remove a damaged package folder first)';
+  for (const name of packages) {
+    const expected = EXPECTED_PAGES[name];
+    if (expected === undefined) return `${bench}: no expected page count for package ${name}; add it to EXPECTED_PAGES in bench/support/corpus.ts`;
+    const pages = found.get(name) ?? 0;
+    const [min, max] = acceptedRange(expected);
+    if (pages === 0) return `${bench}: package ${name} is missing from ${sitesDir}; ${fix}`;
+    if (pages < min || pages > max) {
+      return `${bench}: package ${name} has ${pages} HTML pages, expected ${min}–${max} (${expected} ± ${PAGE_COUNT_TOLERANCE * 100}%); ${fix}, or update EXPECTED_PAGES`;
+    }
+  }
+  return undefined;
+}
+
+/** Pages per package, counted without reading them. */
+export function countPages(options: CorpusOptions = {}): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const file of listCorpusFiles(options)) counts.set(file.site, (counts.get(file.site) ?? 0) + 1);
+  return counts;
+}
+
+/** The Chinese packages of `EXPECTED_PAGES`, the default corpus. */
+export const CHINESE_PACKAGES: readonly string[] = Object.keys(EXPECTED_PAGES).filter((name) => CHINESE_PACKAGE.test(name));
 
 /** HTML files by extension; compressed copies (`.html.gz`) are left out. */
 const HTML_FILE = /\.(?:html?|xhtml)$/iu;

@@ -50,6 +50,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import iconv from 'iconv-lite';
+import { corpusProblem, countPages } from './corpus.ts';
 
 /** `bench/data/sites`, where fetch-debian-docs.sh unpacks the packages. */
 export const DEFAULT_SITES_DIR = resolve(fileURLToPath(new URL('../data/sites', import.meta.url)));
@@ -379,6 +380,11 @@ export async function startLocalWeb(options: LocalWebOptions = {}): Promise<Loca
   const wanted = options.packages ? new Set(options.packages) : null;
   const specs = SITES.filter((spec) => (wanted ? wanted.has(spec.package) : true)).filter((spec) => existsSync(join(sitesDir, spec.package)));
   if (specs.length === 0) throw new Error(`local-web: no site unpacked under ${sitesDir}; run bench/fetch-debian-docs.sh`);
+  // The whole web unless packages were picked: every site with its expected pages, or one line.
+  const packages = wanted ? specs.map((spec) => spec.package) : SITES.map((spec) => spec.package);
+  const counts = countPages({ sitesDir, site: (name) => packages.includes(name) });
+  const problem = corpusProblem('local-web', packages, counts, sitesDir);
+  if (problem !== undefined) throw new Error(problem);
   const portal = `http://127.0.0.1:${port}/`;
 
   const runtimes: SiteRuntime[] = specs.map((spec) => {

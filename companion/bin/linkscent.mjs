@@ -4,7 +4,7 @@
  * build step: it registers tsx's ESM loader, then runs the TypeScript entry point.
  *
  * It exits with main()'s code explicitly: a finished command must not linger on an open handle
- * (a keep-alive socket, a fake-indexeddb timer). `serve` resolves only when the service stops.
+ * (a keep-alive socket, a timer). `serve` resolves only when the service stops.
  * Nothing here holds the process open while a command runs: work that is waiting (a per-host
  * politeness delay) keeps the event loop alive by itself, with a ref'd timer.
  */

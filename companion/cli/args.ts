@@ -15,8 +15,16 @@ export interface OptionSpec {
   /** The value's name in the help text (`--max-pages <N>`). */
   value?: string;
   description: string;
-  /** The default as shown in the help text, when there is one. */
+  /**
+   * The value taken when the option is not given, as it would be typed: the accessors read it
+   * like a given value, and the help text shows it. specs.ts is the one place defaults are set.
+   */
   default?: string;
+  /**
+   * Instead of `default`, for a default that depends on other options or the environment ("nb
+   * with --model, else bfs"): shown in the help text only; the command works it out.
+   */
+  defaultText?: string;
 }
 
 export interface CommandSpec {
@@ -39,7 +47,10 @@ export interface CommandSpec {
 
 type RawValue = string | boolean | string[] | undefined;
 
-/** A command's parsed arguments, read through typed, validating accessors. */
+/**
+ * A command's parsed arguments, read through typed, validating accessors. An option not given
+ * reads as its spec's `default`; `has` tells whether the user gave it.
+ */
 export class Args {
   constructor(
     readonly spec: CommandSpec,
@@ -58,10 +69,11 @@ export class Args {
     return this.values[name] === true;
   }
 
+  /** The option's value as given, else its spec's `default`, else undefined. */
   string(name: string): string | undefined {
     this.#known(name);
     const value = this.values[name];
-    return typeof value === 'string' ? value : undefined;
+    return typeof value === 'string' ? value : this.spec.options[name]!.default;
   }
 
   requireString(name: string, why = ''): string {
@@ -78,46 +90,41 @@ export class Args {
   }
 
   /** An integer ≥ 1. */
-  positiveInt(name: string, fallback?: number): number {
-    return this.#integer(name, 1, 'a positive integer', fallback);
+  positiveInt(name: string): number {
+    return this.#integer(name, 1, 'a positive integer');
   }
 
   /** An integer ≥ 0. */
-  nonNegativeInt(name: string, fallback?: number): number {
-    return this.#integer(name, 0, 'a non-negative integer', fallback);
+  nonNegativeInt(name: string): number {
+    return this.#integer(name, 0, 'a non-negative integer');
   }
 
   /** A finite number within [min, max] (or the open interval when `open`). */
-  number(name: string, range: { min: number; max: number; open?: boolean; what: string }, fallback?: number): number {
+  number(name: string, range: { min: number; max: number; open?: boolean; what: string }): number {
     const raw = this.string(name);
-    if (raw === undefined) return this.#fallback(name, fallback);
+    if (raw === undefined) throw new UsageError(`--${name} is required`);
     const value = raw.trim() === '' ? Number.NaN : Number(raw);
     const inside = range.open ? value > range.min && value < range.max : value >= range.min && value <= range.max;
     if (!Number.isFinite(value) || !inside) throw new UsageError(`--${name} must be ${range.what}, got "${raw}"`);
     return value;
   }
 
-  /** One of a fixed set of words. */
+  /** One of a fixed set of words; `fallback` for a default the spec can only describe (`defaultText`). */
   choice<T extends string>(name: string, choices: readonly T[], fallback?: T): T {
-    const raw = this.string(name);
-    if (raw === undefined) return this.#fallback(name, fallback);
+    const raw = this.string(name) ?? fallback;
+    if (raw === undefined) throw new UsageError(`--${name} is required`);
     if (!(choices as readonly string[]).includes(raw)) {
       throw new UsageError(`--${name} must be one of ${choices.join(', ')}, got "${raw}"`);
     }
     return raw as T;
   }
 
-  #integer(name: string, min: number, what: string, fallback?: number): number {
+  #integer(name: string, min: number, what: string): number {
     const raw = this.string(name);
-    if (raw === undefined) return this.#fallback(name, fallback);
+    if (raw === undefined) throw new UsageError(`--${name} is required`);
     const value = /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
     if (!Number.isSafeInteger(value) || value < min) throw new UsageError(`--${name} must be ${what}, got "${raw}"`);
     return value;
-  }
-
-  #fallback<T>(name: string, fallback: T | undefined): T {
-    if (fallback === undefined) throw new UsageError(`--${name} is required`);
-    return fallback;
   }
 
   #known(name: string): void {
@@ -188,21 +195,4 @@ function describeParseError(spec: CommandSpec, error: unknown): string {
     default:
       return message.split('\n')[0] ?? 'bad arguments';
   }
-}
-
-/** The help text of one command, generated from its spec so it never drifts from the parser. */
-export function commandHelp(spec: CommandSpec): string {
-  const lines = [`linkscent ${spec.name}: ${spec.summary}`, '', 'Usage:'];
-  for (const usage of spec.usage) lines.push(`  linkscent ${usage}`);
-  const rows = Object.entries(spec.options).map(([name, option]) => {
-    const head = `--${name}${option.type === 'string' ? ` <${option.value ?? 'value'}>` : ''}`;
-    const tail = `${option.description}${option.multiple ? ' (repeatable)' : ''}${option.default !== undefined ? ` [default: ${option.default}]` : ''}`;
-    return [head, tail] as const;
-  });
-  rows.push(['--help', 'Show this help']);
-  const width = Math.max(...rows.map(([head]) => head.length)) + 2;
-  lines.push('', 'Options:');
-  for (const [head, tail] of rows) lines.push(`  ${head.padEnd(width)}${tail}`);
-  for (const note of spec.notes ?? []) lines.push('', ...note.split('\n'));
-  return `${lines.join('\n')}\n`;
 }

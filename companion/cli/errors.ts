@@ -6,8 +6,8 @@
  * - `CliFailure`: the command was well formed but could not be carried out (a missing input
  *   file, a corrupt model, no valid examples). Exit code 1.
  *
- * Either way `main` prints exactly one line, `linkscent <command>: <message>`, on stderr. The
- * message never repeats the prefix; `main` adds it.
+ * Either way `main` prints exactly one line, `linkscent <command>: <message>`, on stderr
+ * (`platform/one-line.ts`). The message never repeats the prefix; `main` adds it.
  */
 
 export class UsageError extends Error {
@@ -25,10 +25,3 @@ export class CliFailure extends Error {
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
-
-/** The first line of an error's message, so that the one-line promise holds for any error. */
-export function oneLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  const first = text.split('\n').find((line) => line.trim() !== '') ?? text;
-  return first.trim() || (error instanceof Error ? error.name : 'unknown error');
-}

@@ -10,8 +10,10 @@
  * crawler) is imported after its arguments have been checked, so help and usage errors are fast.
  */
 import { readFileSync } from 'node:fs';
-import { commandHelp, parseCommandArgs, type Args } from './args.ts';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, oneLine } from './errors.ts';
+import { oneLine } from '../platform/one-line.ts';
+import { parseCommandArgs, type Args } from './args.ts';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './errors.ts';
+import { commandHelp, topHelp } from './help.ts';
 import { processIo, type CliIo } from './io.ts';
 import { COMMANDS, type CommandName } from './specs.ts';
 
@@ -34,22 +36,6 @@ function version(): string {
   return pkg.version ?? 'unknown';
 }
 
-function topHelp(): string {
-  const width = Math.max(...COMMANDS.map((spec) => spec.name.length)) + 2;
-  return [
-    `linkscent ${version()}: focused crawling guided by a Naive Bayes link-scent model`,
-    '',
-    'Usage: linkscent <command> [options]',
-    '',
-    'Commands:',
-    ...COMMANDS.map((spec) => `  ${spec.name.padEnd(width)}${spec.summary}`),
-    '',
-    'Run linkscent <command> --help for its options and their defaults.',
-    'Exit codes: 0 done, 1 the command failed, 2 bad usage, 130 stopped by Ctrl-C (resumable).',
-    '',
-  ].join('\n');
-}
-
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined) {
@@ -57,7 +43,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     return EXIT_USAGE;
   }
   if (command === '--help' || command === '-h' || command === 'help') {
-    process.stdout.write(topHelp());
+    process.stdout.write(topHelp(version()));
     return EXIT_OK;
   }
   if (command === '--version' || command === '-v') {

@@ -6,7 +6,7 @@
  * The words here are the command-line contract of DESIGN.md: other tools drive them. Options
  * may be added; an existing option's meaning may not change.
  */
-import { DEFAULT_NB_FORM } from '../../shared/model/nb-counts.ts';
+import { TOPIC_DEFAULTS } from '../../shared/model/topic-defaults.ts';
 import { DEFAULT_SERVICE_PORT } from '../../shared/service-api/types.ts';
 import { CRAWL_DEFAULTS } from '../crawl/crawl-options.ts';
 import { DEFAULT_PAGES_PER_STEP } from '../crawl/host-budget.ts';
@@ -17,8 +17,6 @@ import { DEFAULT_GAMMA } from '../../shared/model/level-classifier.ts';
 import { DEFAULT_RETRY_POLICY, MAX_RETRIES } from '../fetch/retry-policy.ts';
 import type { CommandSpec } from './args.ts';
 
-export const DEFAULT_WINDOW = 80;
-export const DEFAULT_THRESHOLD = 0.5;
 export const DEFAULT_TOPIC = 'default';
 export const DEFAULT_TOP_K = 2000;
 export const DEFAULT_SPLIT_SEED = 1;
@@ -27,7 +25,7 @@ const window = {
   type: 'string',
   value: 'W',
   description: 'Link-context window in characters (seed 000 §3.3)',
-  default: String(DEFAULT_WINDOW),
+  default: String(TOPIC_DEFAULTS.window),
 } as const;
 
 /** Scope and URL filters, the same for collect and crawl (`crawl/url-scope.ts`). */
@@ -44,6 +42,11 @@ const retries = {
   default: String(DEFAULT_RETRY_POLICY.retries),
 } as const;
 
+// The crawl limits collect and crawl share.
+const delayMs = { type: 'string', value: 'D', description: 'Least delay in ms between requests to one host', default: String(CRAWL_DEFAULTS.delayMs) } as const;
+const concurrency = { type: 'string', value: 'C', description: 'Pages fetched at once', default: String(CRAWL_DEFAULTS.concurrency) } as const;
+const perHostConcurrency = { type: 'string', value: 'H', description: 'Pages fetched at once from one host', default: String(CRAWL_DEFAULTS.perHostConcurrency) } as const;
+
 export const collectSpec: CommandSpec = {
   name: 'collect',
   summary: 'collect labeled link examples with a plain breadth-first crawl (seed 000 §3.2.2)',
@@ -56,9 +59,9 @@ export const collectSpec: CommandSpec = {
     negative: { type: 'string', multiple: true, value: 'pattern', description: 'URL glob or host of off-topic targets; without it every other link is negative' },
     'max-pages': { type: 'string', value: 'N', description: 'Pages to fetch; required' },
     out: { type: 'string', value: 'labeled.jsonl', description: 'JSON-lines file the examples are appended to; required' },
-    'delay-ms': { type: 'string', value: 'D', description: 'Least delay in ms between requests to one host', default: String(CRAWL_DEFAULTS.delayMs) },
-    concurrency: { type: 'string', value: 'C', description: 'Pages fetched at once', default: String(CRAWL_DEFAULTS.concurrency) },
-    'per-host-concurrency': { type: 'string', value: 'H', description: 'Pages fetched at once from one host', default: String(CRAWL_DEFAULTS.perHostConcurrency) },
+    'delay-ms': delayMs,
+    concurrency,
+    'per-host-concurrency': perHostConcurrency,
     retries,
     topic: { type: 'string', value: 'NAME', description: 'Topic name written into each example', default: DEFAULT_TOPIC },
     window,
@@ -67,9 +70,10 @@ export const collectSpec: CommandSpec = {
   notes: [
     'A link whose URL matches both a positive and a negative pattern is positive: the positive\n' +
       'patterns name the on-topic sites, the negative ones are a catch-all for the rest. With\n' +
-      '--negative given, a link matching neither is not written. Every link met counts, links\n' +
-      'back to the same page included. One link context (URL, page, anchor and context) is\n' +
-      'written once, also across runs into the same --out file, which is appended to page by page.',
+      '--negative given, a link matching neither is not written. A link back to the page it is on\n' +
+      '(or to a #fragment of it) is not written either: it says nothing about where links lead.\n' +
+      'One link context (URL, page, anchor and context) is written once, also across runs into\n' +
+      'the same --out file, which is appended to page by page.',
   ],
 };
 
@@ -83,12 +87,12 @@ export const trainSpec: CommandSpec = {
   positionals: { name: '<labeled.jsonl>', min: 0 },
   options: {
     out: { type: 'string', value: 'model.json', description: 'Model file to write (a Dexie export the extension imports); required' },
-    features: { type: 'string', value: '1|2', description: "Seed 000's feature group: 1 anchor words; 2 anchor + context + lexicon flags", default: '2' },
+    features: { type: 'string', value: '1|2', description: "Seed 000's feature group: 1 anchor words; 2 anchor + context + lexicon flags", default: String(TOPIC_DEFAULTS.featureGroup) },
     lexicon: { type: 'string', value: 'FILE', description: 'Domain lexicon, one term per line (group 2 lexicon flags)' },
-    form: { type: 'string', value: 'bernoulli|multinomial', description: 'Naive Bayes event model', default: DEFAULT_NB_FORM },
-    topic: { type: 'string', value: 'NAME', description: "Topic name", default: "the examples' topic, else default" },
+    form: { type: 'string', value: 'bernoulli|multinomial', description: 'Naive Bayes event model', default: TOPIC_DEFAULTS.form },
+    topic: { type: 'string', value: 'NAME', description: "Topic name", defaultText: "the examples' topic, else default" },
     window,
-    threshold: { type: 'string', value: 'P', description: 'P(+) at or above which a link counts as on topic', default: String(DEFAULT_THRESHOLD) },
+    threshold: { type: 'string', value: 'P', description: 'P(+) at or above which a link counts as on topic', default: String(TOPIC_DEFAULTS.threshold) },
     'url-tokens': { type: 'boolean', description: 'Add URL host and path tokens as features' },
     positive: { type: 'string', multiple: true, value: 'pattern', description: "On-topic URL patterns kept on the topic (as collect's), so the extension and served crawls go on labeling" },
     negative: { type: 'string', multiple: true, value: 'pattern', description: 'Off-topic URL patterns kept on the topic' },
@@ -113,8 +117,8 @@ export const evalSpec: CommandSpec = {
     split: { type: 'string', value: 'F', description: 'Instead: train on a shuffled fraction F, test on the rest, groups 1 and 2 side by side' },
     seed: { type: 'string', value: 'S', description: 'Shuffle seed for --split', default: String(DEFAULT_SPLIT_SEED) },
     lexicon: { type: 'string', value: 'FILE', description: '--split: domain lexicon for group 2' },
-    form: { type: 'string', value: 'bernoulli|multinomial', description: '--split: Naive Bayes event model', default: DEFAULT_NB_FORM },
-    threshold: { type: 'string', value: 'P', description: "P(+) at or above which a link is predicted on topic", default: "the topic's, else 0.5" },
+    form: { type: 'string', value: 'bernoulli|multinomial', description: '--split: Naive Bayes event model', default: TOPIC_DEFAULTS.form },
+    threshold: { type: 'string', value: 'P', description: "P(+) at or above which a link is predicted on topic", defaultText: `the topic's, else ${TOPIC_DEFAULTS.threshold}` },
     'url-tokens': { type: 'boolean', description: '--split: add URL tokens as features' },
   },
   notes: [
@@ -133,12 +137,12 @@ export const crawlSpec: CommandSpec = {
   options: {
     model: { type: 'string', value: 'model.json', description: 'Link classifier (a Dexie export file) for the nb strategy' },
     'model-topic': { type: 'string', value: 'NAME', description: 'Topic to use when the model file holds several' },
-    strategy: { type: 'string', value: 'name', description: 'Frontier order: nb, bfs, best-first', default: 'nb with --model, else bfs' },
+    strategy: { type: 'string', value: 'name', description: 'Frontier order: nb, bfs, best-first', defaultText: 'nb with --model, else bfs' },
     'max-pages': { type: 'string', value: 'N', description: 'Pages to fetch; required' },
     out: { type: 'string', value: 'DIR', description: 'Crawl directory (pages.jsonl, the crawl store); required' },
-    concurrency: { type: 'string', value: 'C', description: 'Pages fetched at once', default: String(CRAWL_DEFAULTS.concurrency) },
-    'per-host-concurrency': { type: 'string', value: 'H', description: 'Pages fetched at once from one host', default: String(CRAWL_DEFAULTS.perHostConcurrency) },
-    'delay-ms': { type: 'string', value: 'D', description: 'Least delay in ms between requests to one host', default: String(CRAWL_DEFAULTS.delayMs) },
+    concurrency,
+    'per-host-concurrency': perHostConcurrency,
+    'delay-ms': delayMs,
     retries,
     resume: { type: 'boolean', description: 'Continue the crawl stored in DIR' },
     'max-depth': { type: 'string', value: 'N', description: 'Links more than N hops from a seed are not followed', default: String(CRAWL_DEFAULTS.maxDepth) },
@@ -172,7 +176,7 @@ export const serveSpec: CommandSpec = {
   usage: ['serve [--port P] [--reset-pairing]'],
   positionals: { name: 'argument', min: 0, max: 0 },
   options: {
-    port: { type: 'string', value: 'P', description: 'Port on 127.0.0.1 (0: any free port)', default: `LINKSCENT_PORT, else ${DEFAULT_SERVICE_PORT}` },
+    port: { type: 'string', value: 'P', description: 'Port on 127.0.0.1 (0: any free port)', defaultText: `LINKSCENT_PORT, else ${DEFAULT_SERVICE_PORT}` },
     'reset-pairing': { type: 'boolean', description: 'Make a new pairing token and forget the paired extension' },
   },
   notes: [

@@ -17,7 +17,7 @@
  */
 import type { LinkContext } from '../../shared/contexts/types.ts';
 import type { PageSegments } from '../../shared/segments/types.ts';
-import type { FetchedPage } from '../fetch/fetch-page.ts';
+import type { FetchedPage } from '../fetch/types.ts';
 import type { LinkText, PageRecord } from '../store/records.ts';
 
 /** A URL taken off the frontier. */

@@ -3,6 +3,7 @@
  * `validateCrawlOptions` at the edge so a bad value fails in one line naming the option.
  */
 import type { Dispatcher } from 'undici';
+import { TOPIC_DEFAULTS } from '../../shared/model/topic-defaults.ts';
 import type { PageSegments } from '../../shared/segments/types.ts';
 import { validateFetchOptions, type FetchOptions } from '../fetch/fetch-options.ts';
 import { DEFAULT_RETRY_POLICY, MAX_RETRIES, type RetryPolicy } from '../fetch/retry-policy.ts';
@@ -15,7 +16,7 @@ import type { CrawlStrategy } from './strategies/crawl-strategy.ts';
 import { DEFAULT_TRAP_CAPS, type TrapCaps } from './traps.ts';
 
 /** A page classifier: relevance of a parsed page to the topic, in [0, 1]. */
-export type PageJudge = (page: PageSegments, text: string) => number | Promise<number>;
+export type PageJudge = (page: PageSegments) => number | Promise<number>;
 
 export interface CrawlOptions {
   /** Start URLs. Required for a new crawl; on resume, added to the stored seeds (may be empty). */
@@ -110,9 +111,9 @@ export const CRAWL_DEFAULTS = Object.freeze({
   maxDepth: 10,
   maxPagesPerHost: null,
   resume: false,
-  window: 80,
+  window: TOPIC_DEFAULTS.window,
   hooks: [] as CrawlHooks[],
-  relevanceThreshold: 0.5,
+  relevanceThreshold: TOPIC_DEFAULTS.threshold,
   hostBudget: null,
   scope: { scope: DEFAULT_SCOPE, allow: [], deny: [] } as ScopeRules,
   log: (line: string) => void process.stderr.write(`${line}\n`),

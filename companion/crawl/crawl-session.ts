@@ -8,7 +8,8 @@
  * dead run left in flight back in the queue, and rebuilds pages.jsonl from SQLite.
  */
 import { normalizeUrl } from '../../shared/urls/normalize-url.ts';
-import { CrawlStore, hostOf } from '../store/crawl-store.ts';
+import { hostOf } from '../../shared/urls/normalize-url.ts';
+import { CrawlStore } from '../store/crawl-store.ts';
 import type { FrontierEntry } from '../store/records.ts';
 import { CrawlOptionsError } from './crawl-errors.ts';
 import type { CrawlOptions } from './crawl-options.ts';

@@ -7,7 +7,7 @@ import { fetchPage } from '../fetch/fetch-page.ts';
 import { HostScheduler } from '../fetch/host-scheduler.ts';
 import { RobotsCache } from '../fetch/robots.ts';
 import type { CrawlOptions } from './crawl-options.ts';
-import type { CrawlFetcher } from './process-url.ts';
+import type { CrawlFetcher } from './types.ts';
 import { trapReason } from './traps.ts';
 
 export interface ClosableFetcher extends CrawlFetcher {

@@ -7,9 +7,9 @@
  * A caller's abort rejects as `fetchPage` does, also during a wait, so a stopped crawl keeps the
  * URL queued for a resume.
  */
-import type { FetchedPage } from '../fetch/fetch-page.ts';
+import type { FetchedPage } from '../fetch/types.ts';
 import { retryDelay, type RetryPolicy } from '../fetch/retry-policy.ts';
-import type { CrawlFetcher } from './process-url.ts';
+import type { CrawlFetcher } from './types.ts';
 
 export interface AttemptedFetch {
   fetched: FetchedPage;

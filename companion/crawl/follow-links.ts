@@ -11,7 +11,7 @@
  */
 import type { LinkContext } from '../../shared/contexts/types.ts';
 import type { PageSegments } from '../../shared/segments/types.ts';
-import { hostOf } from '../store/crawl-store.ts';
+import { hostOf } from '../../shared/urls/normalize-url.ts';
 import type { FrontierEntry } from '../store/records.ts';
 import type { UrlTask } from './crawl-hooks.ts';
 import type { CrawlOptions } from './crawl-options.ts';

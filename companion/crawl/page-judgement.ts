@@ -25,7 +25,7 @@ export interface JudgedTask {
 export async function judgePage(options: CrawlOptions, task: JudgedTask, finalUrl: string, page: PageSegments): Promise<number | undefined> {
   if (options.onTopicUrl) return options.onTopicUrl(finalUrl) || options.onTopicUrl(task.url) ? 1 : 0;
   if (options.pageJudge) {
-    const relevance = await options.pageJudge(page, '');
+    const relevance = await options.pageJudge(page);
     if (!(relevance >= 0 && relevance <= 1)) throw new Error(`the page judge returned ${relevance}, not a relevance in [0, 1]`);
     return relevance;
   }

@@ -6,9 +6,9 @@
 import { extractContexts } from '../../shared/contexts/extract-contexts.ts';
 import { segmentsFromHtml } from '../../shared/segments/from-html.ts';
 import type { PageSegments } from '../../shared/segments/types.ts';
-import type { FetchedPage } from '../fetch/fetch-page.ts';
-import type { RobotsAccess } from '../fetch/robots.ts';
-import { hostOf, type CrawlStore } from '../store/crawl-store.ts';
+import { hostOf } from '../../shared/urls/normalize-url.ts';
+import type { FetchedPage } from '../fetch/types.ts';
+import type { CrawlStore } from '../store/crawl-store.ts';
 import type { FrontierEntry, FrontierRow, PageRecord } from '../store/records.ts';
 import { errorLine, reactionTo, SkipUrlError } from './crawl-errors.ts';
 import { runHooks, type UrlTask } from './crawl-hooks.ts';
@@ -18,17 +18,7 @@ import { fetchWithRetries } from './fetch-with-retries.ts';
 import { followLinks } from './follow-links.ts';
 import type { PagesJsonl } from './pages-jsonl.ts';
 import { judgePage } from './page-judgement.ts';
-
-/** The network side the loop needs, composed from the fetch layer in `crawler.ts`. */
-export interface CrawlFetcher {
-  /** What robots.txt says of this URL. */
-  robotsAccess(url: string): Promise<RobotsAccess>;
-  /** Waits for a politeness slot on the URL's host; call the result when the fetch is over. */
-  acquire(url: string, host: string, signal: AbortSignal | undefined): Promise<() => void>;
-  /** Holds new requests to the host back for `delayMs` (a Retry-After, a retry's backoff). */
-  backOff(host: string, delayMs: number): void;
-  fetch(url: string, signal: AbortSignal | undefined): Promise<FetchedPage>;
-}
+import type { CrawlFetcher } from './types.ts';
 
 export interface UrlContext {
   options: CrawlOptions;

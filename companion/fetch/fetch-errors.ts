@@ -4,7 +4,7 @@
  * failure, bad TLS), `stop` (the caller is shutting the crawl down). The decision is made here
  * and only here, so the crawl loop never inspects error codes itself.
  */
-import type { FetchedPage } from './fetch-page.ts';
+import type { FetchedPage } from './types.ts';
 
 export type FetchReaction = 'retry' | 'skip' | 'stop';
 

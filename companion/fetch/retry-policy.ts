@@ -23,7 +23,7 @@
  * stay queued meanwhile, the other hosts go on. Only then are they recorded robots-denied. A host
  * name that does not resolve is recorded at once: waiting would only hold up the crawl's end.
  */
-import type { FetchedPage } from './fetch-page.ts';
+import type { FetchedPage } from './types.ts';
 
 export interface RetryPolicy {
   /** Further attempts after the first for a transient failure. Default 2; 0 turns retries off; at most `MAX_RETRIES`. */

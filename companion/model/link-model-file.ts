@@ -1,8 +1,8 @@
 /**
- * The link model file as the companion reads and writes it: a Dexie export (dexie-export-
- * import's format) of the one LinkScent schema, holding the topic, its Naive Bayes counts and
- * its labeled examples: the very file the extension imports and exports. The command line
- * (`train`, `eval`, `crawl`) and the service both go through here.
+ * The link model file as the companion reads and writes it, through the shared codec
+ * (`shared/model/model-file.ts`): a Dexie export holding the topic, its Naive Bayes counts and its
+ * labeled examples, the very file the extension imports and exports. The command line (`train`,
+ * `eval`, `crawl`) and the service both go through here.
  *
  * Reading gives the topic, its model, the feature options it was trained with, and a
  * fingerprint (SHA-256 of the file) the crawl store keeps so a resume with another model is
@@ -13,14 +13,14 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { FeatureOptions } from '../../shared/features/types.ts';
-import { ModelFileError } from '../../shared/model/model-file-check.ts';
+import { exampleRows } from '../../shared/model/example-key.ts';
+import { decodeModelFile, encodeModelFile, linkModelOf, ModelFileError } from '../../shared/model/model-file.ts';
 import type { NaiveBayes } from '../../shared/model/naive-bayes.ts';
-import { addExamples, loadModel, saveModel } from '../../shared/model/model-store.ts';
-import type { LabeledLink, Topic } from '../../shared/model/types.ts';
+import type { ExampleRow, LabeledLink, Topic } from '../../shared/model/types.ts';
 import { topicFeatureOptions } from '../../shared/model/topic-features.ts';
 import { LinkScorer } from '../../shared/pipeline/link-scorer.ts';
 import type { Tokenizer } from '../../shared/tokens/types.ts';
-import { openModelFileText, openNodeDb, writeModelFile } from '../platform/node-indexeddb.ts';
+import { writeFileAtomic } from '../platform/atomic-file.ts';
 
 /** The file cannot give a model (the model layer's error, re-exported here for callers). */
 export { ModelFileError };
@@ -48,26 +48,46 @@ export function topicIdOf(name: string): string {
   return `topic-${createHash('sha256').update(name).digest('hex').slice(0, 12)}`;
 }
 
-export async function saveLinkModel(path: string, input: SaveLinkModelInput): Promise<{ vocabulary: number }> {
+/**
+ * Writes the topic, its model and its examples (one per link context, the first met kept) as a
+ * model file, atomically. Training the same examples again gives the same bytes but for the one
+ * time written into the model's `savedAt` and the examples' `addedAt`: `now`, default the clock.
+ */
+export function saveLinkModel(path: string, input: SaveLinkModelInput, now: number = Date.now()): { vocabulary: number } {
   const { model, examples, ...fields } = input;
   // `urlTokens` rides on the topic row, so that whoever scores with this model featurises
   // links as training did.
   const { positive = [], negative = [], ...rest } = fields;
   const topic: Topic = { id: topicIdOf(fields.name), positive, negative, ...rest };
-  const db = await openNodeDb();
+  const { header, features } = model.toRows(topic.id);
+  const text = encodeModelFile({
+    topics: [topic],
+    models: [{ ...header, savedAt: now }],
+    features,
+    // In the file an example's `topic` is its topic's id (the examples table is keyed so).
+    examples: numbered(exampleRows(examples.map((example) => ({ ...example, topic: topic.id })), now)),
+  });
   try {
-    await saveModel(db, topic, model);
-    // In the database an example's `topic` is its topic's id (the examples table is keyed so).
-    await addExamples(db, examples.map((example) => ({ ...example, topic: topic.id })));
-    await writeModelFile(path, db);
+    writeFileAtomic(path, text);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new Error(`cannot write ${path}: its folder does not exist`, { cause: error });
     throw error;
-  } finally {
-    db.close();
   }
   return { vocabulary: model.vocabularySize };
+}
+
+/**
+ * A model file of a topic and labeled links, without a model: what a crawl hands back for the
+ * extension to merge (`GET /api/crawls/:id/labels`).
+ */
+export function labelsFileText(topic: Topic, links: readonly LabeledLink[], now: number = Date.now()): string {
+  return encodeModelFile({ topics: [topic], examples: numbered(exampleRows(links, now)) });
+}
+
+/** Rows numbered 1, 2, … as IndexedDB numbers the rows it adds to an empty table (the id last). */
+function numbered(rows: ExampleRow[]): ExampleRow[] {
+  return rows.map((row, i) => ({ ...row, id: i + 1 }));
 }
 
 /**
@@ -83,24 +103,18 @@ export async function loadLinkModel(path: string, topicName?: string): Promise<L
     throw new ModelFileError(`cannot read model file ${path}: ${(error as NodeJS.ErrnoException).code ?? firstLine(error)}`, { cause: error });
   }
   const fingerprint = createHash('sha256').update(bytes).digest('hex');
-  let db: Awaited<ReturnType<typeof openModelFileText>>;
+  let content: ReturnType<typeof decodeModelFile>;
   try {
-    db = await openModelFileText(bytes.toString('utf8'));
+    content = decodeModelFile(bytes.toString('utf8'));
   } catch (error) {
     // A ModelFileError already says what is wrong ("not a LinkScent model file: …"); name the file.
     if (error instanceof ModelFileError) throw new ModelFileError(`${path}: ${firstLine(error)}`, { cause: error });
     throw new ModelFileError(`cannot read model file ${path}: ${firstLine(error)}`, { cause: error });
   }
-  try {
-    const topics: Topic[] = await db.topics.toArray();
-    const topic = chooseTopic(path, topics, topicName);
-    const model = await loadModel(db, topic.id);
-    if (!model) throw new ModelFileError(`${path}: topic "${topic.name}" has no trained model (run linkscent train first)`);
-    const features = topicFeatureOptions(topic);
-    return { topic, model, features, fingerprint };
-  } finally {
-    db.close();
-  }
+  const topic = chooseTopic(path, content.topics, topicName);
+  const model = linkModelOf(content, topic.id);
+  if (!model) throw new ModelFileError(`${path}: topic "${topic.name}" has no trained model (run linkscent train first)`);
+  return { topic, model, features: topicFeatureOptions(topic), fingerprint };
 }
 
 /**

@@ -23,10 +23,7 @@ export function loadPageClassifier(path: string, tokenizer: Tokenizer): PageClas
   }
 }
 
-/**
- * The judge reads the page's own zones (`pageTextOf`), as training did, not the crawler's
- * `text` argument (which includes anchors): the same page must get the same features both ways.
- */
+/** The judge reads the page's own zones (`pageTextOf`), as training did: the same page gets the same features both ways. */
 export function createPageJudge(classifier: PageClassifier): PageJudge {
   return (page) => classifier.relevance(pageTextOf(page));
 }

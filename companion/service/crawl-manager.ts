@@ -10,63 +10,25 @@
  *            that no page reported fetched is lost or fetched again
  *   close    every run is aborted but stays `running` on disk, so the next start resumes it
  *
- * The state is written to crawl.json (atomically) before the run is told, so a kill at any moment
- * leaves a state that is true or a crawl that resumes.
+ * This file keeps the crawls and their life cycle; `crawl-entry.ts` one crawl's record and
+ * listeners, `crawl-run.ts` one run, `crawl-model.ts` the model file in and the labels file out.
  */
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { exportModelFile } from '../../shared/model/model-file.ts';
-import { addExamples } from '../../shared/model/model-store.ts';
-import type { LabeledLink, Topic } from '../../shared/model/types.ts';
+import type { Topic } from '../../shared/model/types.ts';
 import { FINAL_STATES, type CrawlInfo } from '../../shared/service-api/types.ts';
 import type { Tokenizer } from '../../shared/tokens/types.ts';
-import { oneLine } from '../cli/errors.ts';
-import { runCrawl } from '../crawl/crawler.ts';
-import type { CrawlProgress } from '../crawl/progress.ts';
-import { createStrategy, type CrawlStrategy } from '../crawl/strategies/index.ts';
-import { openNodeDb, readModelFile } from '../platform/node-indexeddb.ts';
-import { CrawlStore, STORE_FILE } from '../store/crawl-store.ts';
 import { writeFileAtomic } from '../platform/atomic-file.ts';
-import {
-  CRAWL_FILE,
-  infoProgress,
-  initialProgress,
-  MODEL_FILE,
-  readCrawlRecord,
-  toInfo,
-  writeCrawlRecord,
-  type CrawlRecord,
-} from './crawl-record.ts';
+import { oneLine } from '../platform/one-line.ts';
+import { CrawlEntry, newCrawlId, type CrawlListener } from './crawl-entry.ts';
+import { chooseTopic, crawlLabelsFile } from './crawl-model.ts';
+import { CRAWL_FILE, initialProgress, MODEL_FILE, readCrawlRecord, type CrawlRecord } from './crawl-record.ts';
 import type { CrawlPlan } from './crawl-request.ts';
-import { checkTopicPatterns, topicCrawlParts } from './crawl-topic.ts';
+import { startRun, type RunDeps } from './crawl-run.ts';
 import { HttpError } from './http-io.ts';
-import { inspectModelText, type ModelRegistry } from './model-registry.ts';
+import type { ModelRegistry } from './model-registry.ts';
 
-export type CrawlListener = (info: CrawlInfo) => void;
-
-/** How often a running crawl's progress is saved to crawl.json besides its state changes. */
-const PROGRESS_SAVE_MS = 2000;
-
-interface Run {
-  controller: AbortController;
-  done: Promise<void>;
-  /** Aborted because the service is closing: the crawl stays `running` on disk. */
-  shutdown: boolean;
-  lastProgress?: CrawlProgress;
-  /** A second connection to the crawl store, for the labeled links the hooks learn. */
-  labels?: CrawlStore;
-}
-
-interface Entry {
-  record: CrawlRecord;
-  dir: string;
-  run?: Run;
-  listeners: Set<CrawlListener>;
-  savedAt: number;
-  /** Bumped by each resume, so that only the latest of two quick resumes starts a run. */
-  generation: number;
-}
+export type { CrawlListener } from './crawl-entry.ts';
 
 export interface CrawlManagerOptions {
   crawlsDir: string;
@@ -75,12 +37,17 @@ export interface CrawlManagerOptions {
 }
 
 export class CrawlManager {
-  readonly #entries = new Map<string, Entry>();
+  readonly #entries = new Map<string, CrawlEntry>();
   readonly #options: CrawlManagerOptions;
+  readonly #runDeps: RunDeps;
   #tokenizer: Tokenizer | undefined;
 
   constructor(options: CrawlManagerOptions) {
     this.#options = options;
+    this.#runDeps = {
+      log: options.log,
+      tokenizer: async () => (this.#tokenizer ??= (await import('../platform/jieba-node.ts')).loadNodeTokenizer()),
+    };
   }
 
   /** Loads every crawl directory and resumes the crawls that were running. */
@@ -97,23 +64,23 @@ export class CrawlManager {
         log(`serve: skipping crawl ${id}: ${file} is unreadable (${oneLine(error)})`);
         continue;
       }
-      const entry: Entry = { record, dir, listeners: new Set(), savedAt: 0, generation: 0 };
+      const entry = new CrawlEntry(record, dir, log);
       this.#entries.set(record.id, entry);
       if (record.state === 'running') {
         log(`serve: resuming crawl ${record.id} (${record.progress.fetched}/${record.plan.maxPages} pages)`);
-        this.#startRun(entry, true);
+        startRun(entry, true, this.#runDeps);
       }
     }
   }
 
   list(): CrawlInfo[] {
     return [...this.#entries.values()]
-      .map((entry) => toInfo(entry.record))
+      .map((entry) => entry.info())
       .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
   }
 
   info(id: string): CrawlInfo {
-    return toInfo(this.#entry(id).record);
+    return this.#entry(id).info();
   }
 
   /** Starts a crawl; 400 for a model or topic that cannot guide it. */
@@ -144,43 +111,43 @@ export class CrawlManager {
       elapsedBeforeMs: 0,
       updatedAt: Date.now(),
     };
-    const entry: Entry = { record, dir, listeners: new Set(), savedAt: 0, generation: 0 };
-    this.#save(entry);
+    const entry = new CrawlEntry(record, dir, this.#options.log);
+    entry.save();
     this.#entries.set(id, entry);
-    this.#startRun(entry, false);
-    return toInfo(record);
+    startRun(entry, false, this.#runDeps);
+    return entry.info();
   }
 
   pause(id: string): CrawlInfo {
     const entry = this.#entry(id);
-    if (entry.record.state === 'paused') return toInfo(entry.record);
-    if (entry.record.state !== 'running') throw conflict(entry, 'paused');
-    this.#setState(entry, 'paused');
+    if (entry.record.state === 'paused') return entry.info();
+    if (entry.record.state !== 'running') throw entry.conflict('paused');
+    entry.setState('paused');
     entry.run?.controller.abort();
-    return toInfo(entry.record);
+    return entry.info();
   }
 
   async resume(id: string): Promise<CrawlInfo> {
     const entry = this.#entry(id);
-    if (entry.record.state === 'running') return toInfo(entry.record);
-    if (entry.record.state !== 'paused') throw conflict(entry, 'resumed');
-    this.#setState(entry, 'running');
+    if (entry.record.state === 'running') return entry.info();
+    if (entry.record.state !== 'paused') throw entry.conflict('resumed');
+    entry.setState('running');
     const generation = ++entry.generation;
     // The paused run may still be winding down (fetches being abandoned): one run per store.
     await entry.run?.done;
     // Re-read: a pause or stop may have come while we waited (TypeScript's narrowing cannot know).
     const state = entry.record.state as CrawlRecord['state'];
-    if (state === 'running' && entry.generation === generation && entry.run === undefined) this.#startRun(entry, true);
-    return toInfo(entry.record);
+    if (state === 'running' && entry.generation === generation && entry.run === undefined) startRun(entry, true, this.#runDeps);
+    return entry.info();
   }
 
   stop(id: string): CrawlInfo {
     const entry = this.#entry(id);
-    if (entry.record.state === 'stopped') return toInfo(entry.record);
-    if (FINAL_STATES.has(entry.record.state)) throw conflict(entry, 'stopped');
-    this.#setState(entry, 'stopped');
+    if (entry.record.state === 'stopped') return entry.info();
+    if (FINAL_STATES.has(entry.record.state)) throw entry.conflict('stopped');
+    entry.setState('stopped');
     entry.run?.controller.abort();
-    return toInfo(entry.record);
+    return entry.info();
   }
 
   /** Calls `listener` on every change of the crawl; returns the unsubscribe function. */
@@ -195,31 +162,9 @@ export class CrawlManager {
     return join(this.#entry(id).dir, 'pages.jsonl');
   }
 
-  /**
-   * The crawl's topic and learned labels as a model file (a Dexie export without a model): the
-   * extension merges it, adding the examples it does not have yet.
-   */
-  async labelsFile(id: string): Promise<string> {
-    const entry = this.#entry(id);
-    const topicRef = entry.record.topic;
-    if (topicRef === null) throw new HttpError(409, `crawl ${id} was started without a model, so it has no topic and learns no labels`);
-    const source = await readModelFile(join(entry.dir, MODEL_FILE));
-    let topic: Topic | undefined;
-    try {
-      topic = await source.topics.get(topicRef.id);
-    } finally {
-      source.close();
-    }
-    if (!topic) throw new Error(`crawl ${id}: its model.json lost topic ${topicRef.id}`);
-    const links = this.#labeledLinks(entry).filter((link) => link.topic === topic.id && link.source === 'crawl');
-    const db = await openNodeDb();
-    try {
-      await db.topics.put(topic);
-      await addExamples(db, links);
-      return await (await exportModelFile(db)).text();
-    } finally {
-      db.close();
-    }
+  /** The crawl's topic and learned labels as a model file (`crawl-model.ts`). */
+  labelsFile(id: string): Promise<string> {
+    return crawlLabelsFile(this.#entry(id));
   }
 
   /** Aborts every run; their crawls stay `running` on disk and resume at the next start. */
@@ -232,148 +177,9 @@ export class CrawlManager {
     await Promise.all(runs.map((run) => run.done));
   }
 
-  #entry(id: string): Entry {
+  #entry(id: string): CrawlEntry {
     const entry = this.#entries.get(id);
     if (!entry) throw new HttpError(404, `no crawl "${id}"`);
     return entry;
   }
-
-  #labeledLinks(entry: Entry): LabeledLink[] {
-    if (entry.run?.labels) return entry.run.labels.labeledLinks();
-    if (!existsSync(join(entry.dir, STORE_FILE))) return [];
-    const store = CrawlStore.open(entry.dir, { create: false });
-    try {
-      return store.labeledLinks();
-    } finally {
-      store.close();
-    }
-  }
-
-  #startRun(entry: Entry, resume: boolean): void {
-    const run: Run = { controller: new AbortController(), shutdown: false, done: Promise.resolve() };
-    entry.run = run;
-    run.done = this.#execute(entry, run, resume);
-  }
-
-  async #execute(entry: Entry, run: Run, resume: boolean): Promise<void> {
-    const { plan } = entry.record;
-    const elapsedBefore = entry.record.elapsedBeforeMs;
-    try {
-      const { strategy, topic } = await this.#strategyFor(entry);
-      const parts = topicCrawlParts({
-        topic,
-        scoresAreModel: plan.strategy === 'nb',
-        seeds: plan.seeds,
-        sameSite: plan.sameSite,
-        addLabels: (links) => {
-          run.labels ??= CrawlStore.open(entry.dir, { create: false });
-          run.labels.addLabeledLinks(links);
-        },
-      });
-      // A crawl killed after crawl.json was written but before its store was made starts afresh.
-      const resumeStore = resume && existsSync(join(entry.dir, STORE_FILE));
-      const summary = await runCrawl({
-        seeds: resumeStore ? [] : plan.seeds,
-        outDir: entry.dir,
-        maxPages: plan.maxPages,
-        maxDepth: plan.maxDepth,
-        concurrency: plan.concurrency,
-        delayMs: plan.delayMs,
-        strategy,
-        resume: resumeStore,
-        hooks: parts.hooks,
-        pageJudge: parts.pageJudge,
-        relevanceThreshold: parts.relevanceThreshold,
-        signal: run.controller.signal,
-        onProgress: (progress) => this.#progress(entry, run, progress, elapsedBefore),
-        log: (line) => this.#options.log(`crawl ${entry.record.id}: ${line}`),
-      });
-      this.#ended(entry, run, summary.stoppedBy === 'aborted' ? undefined : { state: 'done' });
-    } catch (error) {
-      this.#options.log(`crawl ${entry.record.id} failed: ${oneLine(error)}`);
-      this.#ended(entry, run, { state: 'failed', error: oneLine(error) });
-    } finally {
-      run.labels?.close();
-      run.labels = undefined;
-    }
-  }
-
-  async #strategyFor(entry: Entry): Promise<{ strategy: CrawlStrategy; topic: Topic | null }> {
-    const { plan, topic } = entry.record;
-    if (topic === null) return { strategy: createStrategy('bfs'), topic: null };
-    const [{ loadLinkScorer }, { loadNodeTokenizer }] = await Promise.all([import('../model/link-model-file.ts'), import('../platform/jieba-node.ts')]);
-    this.#tokenizer ??= loadNodeTokenizer();
-    const loaded = await loadLinkScorer(join(entry.dir, MODEL_FILE), this.#tokenizer, topic.id);
-    const strategy =
-      plan.strategy === 'nb' ? createStrategy('nb', { scorer: loaded.scorer, modelFingerprint: loaded.fingerprint }) : createStrategy('bfs');
-    return { strategy, topic: loaded.topic };
-  }
-
-  #progress(entry: Entry, run: Run, progress: CrawlProgress, elapsedBefore: number): void {
-    if (entry.run !== run) return;
-    run.lastProgress = progress;
-    entry.record.progress = infoProgress(progress, elapsedBefore);
-    if (Date.now() - entry.savedAt >= PROGRESS_SAVE_MS) this.#save(entry);
-    this.#notify(entry);
-  }
-
-  /** A run is over: its time is added up, and the crawl is done or failed unless paused, stopped or closing. */
-  #ended(entry: Entry, run: Run, outcome: { state: 'done' | 'failed'; error?: string } | undefined): void {
-    // The run's last report (its final one) is already in record.progress; bank its time.
-    entry.record.elapsedBeforeMs += run.lastProgress?.elapsedMs ?? 0;
-    if (entry.run === run) entry.run = undefined;
-    if (outcome !== undefined && entry.record.state === 'running' && !run.shutdown) {
-      entry.record.state = outcome.state;
-      if (outcome.error !== undefined) entry.record.error = outcome.error;
-    }
-    this.#save(entry);
-    this.#notify(entry);
-  }
-
-  #setState(entry: Entry, state: CrawlRecord['state']): void {
-    entry.record.state = state;
-    this.#save(entry);
-    this.#notify(entry);
-  }
-
-  #save(entry: Entry): void {
-    entry.savedAt = Date.now();
-    try {
-      writeCrawlRecord(join(entry.dir, CRAWL_FILE), entry.record);
-    } catch (error) {
-      this.#options.log(`serve: cannot save ${join(entry.dir, CRAWL_FILE)}: ${oneLine(error)}`);
-    }
-  }
-
-  #notify(entry: Entry): void {
-    const info = toInfo(entry.record);
-    for (const listener of entry.listeners) {
-      try {
-        listener(info);
-      } catch (error) {
-        this.#options.log(`serve: a progress listener failed: ${oneLine(error)}`);
-      }
-    }
-  }
-}
-
-/** The topic a crawl follows: `topicId` (an id, then a name), else the file's first trained one. */
-async function chooseTopic(text: string, modelId: string, topicId: string | null): Promise<Topic> {
-  const { topics } = await inspectModelText(text, modelId);
-  const names = topics.map((t) => `"${t.name}" (${t.id})`).join(', ');
-  const chosen = topicId === null ? topics.find((t) => t.trained) : (topics.find((t) => t.id === topicId) ?? topics.find((t) => t.name === topicId));
-  if (!chosen) throw new HttpError(400, topicId === null ? `model ${modelId} has no trained topic` : `topicId: model ${modelId} has no topic "${topicId}"; it has ${names}`);
-  if (!chosen.trained) throw new HttpError(400, `topicId: topic "${chosen.name}" of model ${modelId} has no trained model`);
-  const patternError = checkTopicPatterns(chosen.topic);
-  if (patternError !== undefined) throw new HttpError(400, patternError);
-  return chosen.topic;
-}
-
-function conflict(entry: Entry, wanted: string): HttpError {
-  return new HttpError(409, `crawl ${entry.record.id} is ${entry.record.state} and cannot be ${wanted}`);
-}
-
-/** Short and URL-safe: 9 random bytes are 12 base64url characters. */
-function newCrawlId(): string {
-  return randomBytes(9).toString('base64url');
 }

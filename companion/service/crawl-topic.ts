@@ -7,17 +7,16 @@
  *   patterns falls back to the link model: the page is on topic when the model scored the link
  *   that led to it (its frontier score, under nb) at or above the topic's threshold.
  * - **Learned labels.** Every link context the crawl meets whose URL the topic's patterns label
- *   (`pattern-labeler.ts`: positive wins; with no negative pattern every other link is negative)
- *   is stored in the crawl's `labeled_links` table with source `crawl`. A topic with no on-topic
- *   pattern labels nothing: "everything is negative" would teach the model nothing.
+ *   (`shared/labels/`, the rules `collect` and the extension label by) is stored in the crawl's
+ *   `labeled_links` table with source `crawl`.
  * - **sameSite.** URLs off the seeds' hosts are skipped before they are fetched.
  */
 import type { LabeledLink, Topic } from '../../shared/model/types.ts';
-import { compileUrlPattern, compileUrlPatterns } from '../../shared/urls/url-pattern.ts';
-import { createPatternLabeler, labelContexts } from '../cli/pattern-labeler.ts';
+import { compileTopicPatterns, labelContexts, labelsAnything, TopicPatternError } from '../../shared/labels/pattern-labels.ts';
+import { hostOf } from '../../shared/urls/normalize-url.ts';
+import { matchesAny } from '../../shared/urls/url-pattern.ts';
 import type { CrawlHooks } from '../crawl/crawl-hooks.ts';
 import type { PageJudge } from '../crawl/crawl-options.ts';
-import { hostOf } from '../store/crawl-store.ts';
 
 export interface TopicCrawlParts {
   hooks: CrawlHooks[];
@@ -38,16 +37,14 @@ export interface TopicCrawlInput {
 
 /** Checks a topic's URL patterns; the message names the bad one. */
 export function checkTopicPatterns(topic: Topic): string | undefined {
-  for (const [kind, patterns] of [['on-topic', topic.positive ?? []], ['off-topic', topic.negative ?? []]] as const) {
-    for (const pattern of patterns) {
-      try {
-        compileUrlPattern(pattern);
-      } catch (error) {
-        return `topic "${topic.name}" has a bad ${kind} URL pattern ${JSON.stringify(pattern)}: ${(error as Error).message}`;
-      }
-    }
+  try {
+    compileTopicPatterns(topic);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof TopicPatternError)) throw error;
+    const kind = error.side === 'positive' ? 'on-topic' : 'off-topic';
+    return `topic "${topic.name}" has a bad ${kind} URL pattern ${JSON.stringify(error.pattern)}: ${error.message}`;
   }
-  return undefined;
 }
 
 export function topicCrawlParts(input: TopicCrawlInput): TopicCrawlParts {
@@ -59,18 +56,17 @@ export function topicCrawlParts(input: TopicCrawlInput): TopicCrawlParts {
   const { topic } = input;
   if (topic === null) return { hooks };
 
-  const positive = topic.positive ?? [];
-  if (positive.length > 0) {
-    const label = createPatternLabeler(positive, topic.negative ?? []);
-    const onTopic = compileUrlPatterns(positive);
+  const patterns = compileTopicPatterns(topic); // checked when the crawl was asked for
+  if (labelsAnything(patterns)) {
     hooks.push({
       afterParse({ contexts }) {
         // In the model file an example's topic is its topic's id (the examples table's key).
-        const links = labelContexts(contexts, label, { source: 'crawl', topic: topic.id });
+        const links = labelContexts(contexts, patterns, { source: 'crawl', topic: topic.id });
         if (links.length > 0) input.addLabels(links);
       },
     });
-    return { hooks, pageJudge: (page) => (onTopic(page.pageUrl) ? 1 : 0), relevanceThreshold: 0.5 };
+    // The pattern judge says 1 or 0, so a page is relevant exactly when it says 1.
+    return { hooks, pageJudge: (page) => (matchesAny(page.pageUrl, patterns.positive) ? 1 : 0), relevanceThreshold: 1 };
   }
 
   if (!input.scoresAreModel) return { hooks }; // bfs scores are −depth, not P(+): no judge

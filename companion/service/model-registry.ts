@@ -1,15 +1,14 @@
 /**
  * Model files uploaded by the extension (`POST /api/models`), kept as `models/<modelId>.json` in
  * the home directory. The id is the start of the file's SHA-256, so uploading the same file twice
- * gives the same id and one copy. A file is checked completely (the shared model-file check and a
- * trial import) before it is kept; what is wrong with a bad one is one sentence for a 400.
+ * gives the same id and one copy. A file is checked completely (the shared codec decodes it) before
+ * it is kept; what is wrong with a bad one is one sentence for a 400.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ModelFileError } from '../../shared/model/model-file-check.ts';
+import { decodeModelFile, ModelFileError, type ModelFileContent } from '../../shared/model/model-file.ts';
 import type { Topic } from '../../shared/model/types.ts';
-import { openModelFileText, type OpenModelFile } from '../platform/node-indexeddb.ts';
 import { writeFileAtomic } from '../platform/atomic-file.ts';
 import { HttpError } from './http-io.ts';
 
@@ -59,27 +58,23 @@ export class ModelRegistry {
   }
 }
 
-/** Imports the text into a scratch database and lists its topics. */
+/** Decodes the text (checking it completely) and lists its topics. */
 export async function inspectModelText(text: string, modelId: string): Promise<ModelSummary> {
-  let db: OpenModelFile;
+  let file: ModelFileContent;
   try {
-    db = await openModelFileText(text);
+    file = decodeModelFile(text);
   } catch (error) {
     const line = (error as Error).message.split('\n')[0] ?? 'unreadable';
     // The model layer's message already says what is wrong ("not a LinkScent model file: …").
     throw new HttpError(400, error instanceof ModelFileError ? line : `not a LinkScent model file (${line})`);
   }
-  try {
-    const topics = await db.topics.toArray();
-    if (topics.length === 0) throw new HttpError(400, 'the model file holds no topic');
-    const summaries = [];
-    for (const topic of topics) {
-      const examples = await db.examples.where('topic').equals(topic.id).count();
-      const trained = (await db.models.get(topic.id)) !== undefined;
-      summaries.push({ id: topic.id, name: topic.name, examples, trained, topic });
-    }
-    return { modelId, topics: summaries };
-  } finally {
-    db.close();
-  }
+  if (file.topics.length === 0) throw new HttpError(400, 'the model file holds no topic');
+  const topics = file.topics.map((topic) => ({
+    id: topic.id,
+    name: topic.name,
+    examples: file.examples.filter((example) => example.topic === topic.id).length,
+    trained: file.models.some((model) => model.topic === topic.id),
+    topic,
+  }));
+  return { modelId, topics };
 }

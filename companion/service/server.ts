@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { oneLine } from '../cli/errors.ts';
+import { oneLine } from '../platform/one-line.ts';
 import { handleApi, type ApiContext } from './api-routes.ts';
 import { resolveHome, resolvePort, ServiceConfig } from './config.ts';
 import { CrawlManager } from './crawl-manager.ts';

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { LabeledLink } from '../../shared/model/types.ts';
-import { urlHost } from '../../shared/urls/normalize-url.ts';
+import { hostOf } from '../../shared/urls/normalize-url.ts';
 import { FrontierQueries, type ClaimDecision } from './frontier-queries.ts';
 import type { FrontierEntry, FrontierRow, LearnedLink, LinkText, PageRecord, PageStats, SettledPage, StoreCounts } from './records.ts';
 import { applySchema } from './schema.ts';
@@ -326,7 +326,3 @@ export class CrawlStore {
   }
 }
 
-/** The host name politeness and caps are keyed on (no port); '' for a string that does not parse. */
-export function hostOf(url: string): string {
-  return urlHost(url) ?? '';
-}

@@ -3,7 +3,7 @@
  * row of `settings` (key = the field's name), so an import that lacks a setting leaves the
  * default rather than a half-filled object.
  */
-import type { LinkScentDb } from '../../shared/model/db-schema.ts';
+import type { LinkScentDb } from './database.ts';
 import type { Topic } from '../../shared/model/types.ts';
 import type { CompanionSettings, ExtensionSettings, LastCrawl } from '../messages/protocol.ts';
 import type { CompanionStore, SettingsStore, TopicStore } from './stores.ts';

@@ -8,7 +8,7 @@
  * background calls it on `runtime.onInstalled`), and running it again finds nothing. A later
  * schema version's upgrade may call it too (it takes the transaction's tables as they are).
  */
-import type { LinkScentDb } from '../../shared/model/db-schema.ts';
+import type { LinkScentDb } from './database.ts';
 import { carriesToken } from '../companion-client/companion-pages.ts';
 
 export interface TokenCleanup {

@@ -2,18 +2,13 @@
  * Validation at the edge (STYLE.md 7): what the options page sends becomes a complete `Topic` or
  * `ExtensionSettings` with every default filled in, or a one-sentence reason it cannot.
  */
-import { DEFAULT_NB_FORM } from '../../shared/model/nb-counts.ts';
+import { TOPIC_DEFAULTS } from '../../shared/model/topic-defaults.ts';
 import type { Topic } from '../../shared/model/types.ts';
 import { compileUrlPattern } from '../../shared/urls/url-pattern.ts';
 import { CRAWL_SCOPES, DEFAULT_SERVICE_PORT, type CrawlScope } from '../../shared/service-api/types.ts';
 import type { CompanionSettings, CrawlChoice, ExtensionSettings, TopicInput } from '../messages/protocol.ts';
 
-export const TOPIC_DEFAULTS = {
-  threshold: 0.5,
-  featureGroup: 2,
-  form: DEFAULT_NB_FORM,
-  window: 80,
-} as const satisfies Partial<Topic>;
+export { TOPIC_DEFAULTS };
 
 /**
  * What a topic created in the extension gets that a topic written before issue 12 lacks (kept

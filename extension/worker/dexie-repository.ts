@@ -1,20 +1,21 @@
 /**
- * The worker's storage on the shared Dexie schema: examples (deduplicated by `[topic+key]`),
- * pages, models through `model-store.ts`, and the whole database as a model file through
- * `model-file.ts` (the companion's format).
+ * The worker's storage on the extension's database (`storage/database.ts`): examples
+ * (deduplicated by `[topic+key]`), pages, models through `storage/model-store.ts`, and the whole
+ * database as a model file through `storage/model-file-io.ts` (the companion's format).
  *
  * The companion pairing (`companion.*` rows of `settings`, see `storage/dexie-stores.ts`) is kept
  * out of every file written here: the token is this installation's secret, while model files are
  * uploaded to the companion, kept in its crawl directories and passed around.
  */
-import type { LinkScentDb, TableName } from '../../shared/model/db-schema.ts';
 import { exampleKey } from '../../shared/model/example-key.ts';
-import { checkModelFile } from '../../shared/model/model-file-check.ts';
-import { importModelFile } from '../../shared/model/model-file.ts';
-import { addExamples, listExamples, loadModel, saveModel } from '../../shared/model/model-store.ts';
+import { decodeModelFile } from '../../shared/model/model-file.ts';
+import type { TableName } from '../../shared/model/model-file-schema.ts';
 import type { ExampleRow, LabeledLink, LabelSource } from '../../shared/model/types.ts';
 import type { Counts } from '../messages/protocol.ts';
+import type { LinkScentDb } from '../storage/database.ts';
 import { COMPANION_KEY_PREFIX } from '../storage/dexie-stores.ts';
+import { exportModelFile, importModelFile } from '../storage/model-file-io.ts';
+import { addExamples, listExamples, loadModel, saveModel } from '../storage/model-store.ts';
 import type { ExampleRepository, FileExamples, Relabeling } from './repository.ts';
 
 const HUMAN: ReadonlySet<LabelSource> = new Set(['user', 'page']);
@@ -31,30 +32,22 @@ const isPairingRow = (table: string, row: Row) =>
   table === 'settings' && typeof row.key === 'string' && row.key.startsWith(COMPANION_KEY_PREFIX);
 
 /** The tables a topic's model file holds, and the field naming the topic in each. */
-const TOPIC_FIELD: Partial<Record<TableName, string>> = { topics: 'id', examples: 'topic', models: 'topic', features: 'topic' };
+const TOPIC_FIELD: Partial<Record<TableName, string>> = {
+  topics: 'id',
+  examples: 'topic',
+  models: 'topic',
+  features: 'topic',
+  levelModels: 'topic',
+  levelFeatures: 'topic',
+};
 
 /**
- * The rows of `db` that `keep` accepts, as a model file (dexie-export-import's format), and never
- * a row that holds the pairing token (issue 12: whatever URL may have carried it in).
- *
- * The rows are left out here, after the export, not by dexie-export-import's `filter`: that
- * filter writes a comma before every chunk of rows (`numRowsPerChunk`) after a non-empty one, even
- * when it leaves the whole chunk out, so a table longer than a chunk whose last rows belong to
- * another topic came out as `[…,]` ("Unexpected token ']'", issue 12, the crawl of a second
- * topic). It also writes each table's full row count, and the file check (rightly) refuses a
- * count that differs from the rows: the counts are set to the rows kept.
- * dexie-export-import is imported here, not at the top, because it reads `self` when it is
- * evaluated (Node tests install it first, see `shared/model/model-file.ts`).
+ * Whether a row holds this installation's pairing token anywhere (issue 12: a URL of the
+ * companion's dashboard once carried it into examples). No exported row ever does.
  */
-async function exportWhere(db: LinkScentDb, keep: (table: string, row: Row) => boolean): Promise<string> {
-  const { exportDB } = await import('dexie-export-import');
+async function tokenCheck(db: LinkScentDb): Promise<(row: Row) => boolean> {
   const token = (await db.settings.get(`${COMPANION_KEY_PREFIX}token`))?.value;
-  const holdsToken = typeof token === 'string' && token !== '' ? (row: Row) => JSON.stringify(row).includes(token) : () => false;
-  const blob = await exportDB(db, { prettyJson: false });
-  const file = JSON.parse(await blob.text()) as { data: { tables: { name: string; rowCount: number }[]; data: { tableName: string; rows: Row[] }[] } };
-  for (const entry of file.data.data) entry.rows = entry.rows.filter((row) => keep(entry.tableName, row) && !holdsToken(row));
-  for (const table of file.data.tables) table.rowCount = file.data.data.find((entry) => entry.tableName === table.name)?.rows.length ?? 0;
-  return JSON.stringify(file);
+  return typeof token === 'string' && token !== '' ? (row) => JSON.stringify(row).includes(token) : () => false;
 }
 
 export function createDexieRepository(db: LinkScentDb): ExampleRepository {
@@ -123,10 +116,12 @@ export function createDexieRepository(db: LinkScentDb): ExampleRepository {
     },
 
     async deleteTopicData(topicId) {
-      await db.transaction('rw', [db.examples, db.models, db.features, db.pages], async () => {
+      await db.transaction('rw', [db.examples, db.models, db.features, db.levelModels, db.levelFeatures, db.pages], async () => {
         await db.examples.where('topic').equals(topicId).delete();
         await db.models.delete(topicId);
         await db.features.where('topic').equals(topicId).delete();
+        await db.levelModels.delete(topicId);
+        await db.levelFeatures.where('topic').equals(topicId).delete();
         await db.pages.where('topic').equals(topicId).delete();
       });
     },
@@ -139,31 +134,29 @@ export function createDexieRepository(db: LinkScentDb): ExampleRepository {
       });
     },
 
-    exportFile: () => exportWhere(db, (table, row) => !isPairingRow(table, row)),
+    async exportFile() {
+      const holdsToken = await tokenCheck(db);
+      return exportModelFile(db, (table, row) => !isPairingRow(table, row) && !holdsToken(row));
+    },
 
     async exportTopicFile(topicId) {
       // What a crawl needs: the topic, its examples and its model. The pages the user saw and
       // the settings stay here.
-      return exportWhere(db, (table, row) => {
-        const field = TOPIC_FIELD[table as TableName];
-        return field !== undefined && row[field] === topicId;
+      const holdsToken = await tokenCheck(db);
+      return exportModelFile(db, (table, row) => {
+        const field = TOPIC_FIELD[table];
+        return field !== undefined && row[field] === topicId && !holdsToken(row);
       });
     },
 
     async readFileExamples(fileText): Promise<FileExamples> {
-      if (!db.isOpen()) await db.open();
-      const file = checkModelFile(fileText, db);
-      const rows = (name: TableName) => file.data.data.find((entry) => entry.tableName === name)?.rows ?? [];
-      return {
-        topicIds: rows('topics').map((row) => row.id as string),
-        // Checked rows: every field below is present and of its type (`model-file-check.ts`).
-        examples: rows('examples').map((row) => linkOf(row as unknown as ExampleRow)),
-      };
+      const file = decodeModelFile(fileText);
+      return { topicIds: file.topics.map((topic) => topic.id), examples: file.examples.map(linkOf) };
     },
 
     async importFile(fileText) {
       const pairing = await db.settings.where('key').startsWith(COMPANION_KEY_PREFIX).toArray();
-      await importModelFile(db, new Blob([fileText], { type: 'application/json' }), { replace: true });
+      await importModelFile(db, fileText, { replace: true });
       // A file never carries this installation's pairing (see the header); whatever pairing rows
       // a hand-made file had are replaced by ours. A second transaction: the import's own must
       // not wait on anything but IndexedDB.

@@ -1,6 +1,6 @@
 /**
- * What the worker's engine needs from storage. `dexie-repository.ts` implements it on the shared
- * schema (`shared/model/db-schema.ts`); the engine's tests run that same implementation on
+ * What the worker's engine needs from storage. `dexie-repository.ts` implements it on the
+ * extension's database (`storage/database.ts`); the engine's tests run that same implementation on
  * fake-indexeddb.
  */
 import type { NaiveBayes } from '../../shared/model/naive-bayes.ts';

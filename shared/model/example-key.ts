@@ -8,7 +8,7 @@
  * units and a ':' (so no two field lists give the same byte stream). 64 bits because 32 would
  * expect a collision near 77,000 examples; here that is about 5 billion. Not a security hash.
  */
-import type { LabeledLink } from './types.ts';
+import type { ExampleRow, LabeledLink } from './types.ts';
 
 export type ExampleIdentity = Pick<LabeledLink, 'url' | 'pageUrl' | 'anchor' | 'before' | 'after'>;
 
@@ -17,6 +17,22 @@ export function exampleKey(link: ExampleIdentity): string {
   let text = '';
   for (const field of [link.url, link.pageUrl, link.anchor, link.before, link.after]) text += `${field.length}:${field}`;
   return fnv1a64(text);
+}
+
+/**
+ * The stored rows of `links`: one per `[topic+key]`, the first met kept, added at `now`. The
+ * fields of a link are copied in their order and `key`, `addedAt` follow (an `id`, `key` or
+ * `addedAt` the link carried from elsewhere is dropped: the new row gets its own).
+ */
+export function exampleRows(links: Iterable<LabeledLink>, now: number): ExampleRow[] {
+  const rows = new Map<string, ExampleRow>();
+  for (const link of links) {
+    const { id: _id, key: _key, addedAt: _addedAt, ...fields } = link as ExampleRow;
+    const key = exampleKey(fields);
+    const id = JSON.stringify([fields.topic, key]);
+    if (!rows.has(id)) rows.set(id, { ...fields, key, addedAt: now });
+  }
+  return [...rows.values()];
 }
 
 /**

@@ -1,15 +1,18 @@
 /**
- * Checking a model file (a dexie-export-import file of the `db-schema.ts` schema) completely,
- * before anything is written: the JSON, the Dexie export header, every table against ours, every
- * row's fields, and each model's counts (through `NaiveBayes.fromRows`). Whatever is wrong is one
- * line in a `ModelFileError`, e.g. "not a LinkScent model file: table 'foo' unknown" or
- * "corrupt model file: invalid JSON at position 123 (line 4, column 7): expected ',' or '}'".
+ * Checking a model file (a Dexie export of the tables in `model-file-schema.ts`) completely,
+ * before anything is written: the JSON, the Dexie export header and format version, every table
+ * against the file's version, every row's fields (after its typeson marks are applied,
+ * `model-file-values.ts`), each link model's counts (through `NaiveBayes.fromRows`) and each level
+ * model's shape. Whatever is wrong is one line in a `ModelFileError`, e.g. "not a LinkScent model
+ * file: table 'foo' unknown" or "corrupt model file: invalid JSON at position 123 (line 4,
+ * column 7): expected ',' or '}'".
  */
-import { SCHEMA_VERSION, type LinkScentDb, type TableName, LINKSCENT_DB_NAME, TABLE_NAMES } from './db-schema.ts';
 import { exampleKey } from './example-key.ts';
 import { locateJsonError } from './json-error.ts';
+import { LINKSCENT_DB_NAME, MODEL_FILE_VERSION, schemaString, tablesOf, TABLE_NAMES, type TableName } from './model-file-schema.ts';
+import { revive } from './model-file-values.ts';
 import { NaiveBayes } from './naive-bayes.ts';
-import type { ExampleRow, LabelSource, NbFeatureRow, NbHeaderRow } from './types.ts';
+import type { ExampleRow, LabelSource, LevelFeatureRow, LevelHeaderRow, NbFeatureRow, NbHeaderRow } from './types.ts';
 
 /** The file cannot be imported; its message is one line saying why. Nothing was changed. */
 export class ModelFileError extends Error {
@@ -19,22 +22,18 @@ export class ModelFileError extends Error {
   }
 }
 
-/** A checked file: dexie-export-import's structure with our tables' rows. */
+type Row = Record<string, unknown>;
+
+/** A checked file: its format version and every table's rows (revived), in the file's order. */
 export interface CheckedModelFile {
-  formatName: 'dexie';
-  formatVersion: 1;
-  data: {
-    databaseName: string;
-    databaseVersion: number;
-    tables: { name: TableName; schema: string; rowCount: number }[];
-    data: { tableName: TableName; inbound: true; rows: Record<string, unknown>[] }[];
-  };
+  version: number;
+  rows: Record<TableName, Row[]>;
 }
 
 const SOURCES: readonly LabelSource[] = ['pattern', 'user', 'page', 'crawl'];
 
-/** Parses and checks `text` against `db`'s schema; throws a `ModelFileError` naming the first problem. */
-export function checkModelFile(text: string, db: LinkScentDb): CheckedModelFile {
+/** Parses and checks `text`; throws a `ModelFileError` naming the first problem. */
+export function checkModelFile(text: string): CheckedModelFile {
   const json = parseJson(text);
   const notOurs = (what: string) => new ModelFileError(`not a LinkScent model file: ${what}`);
   if (!isObject(json) || !('formatName' in json)) throw notOurs('not a Dexie export (no "formatName": "dexie")');
@@ -42,14 +41,15 @@ export function checkModelFile(text: string, db: LinkScentDb): CheckedModelFile 
   if (json.formatVersion !== 1) throw notOurs(`Dexie export format version ${brief(json.formatVersion)} is not supported (expected 1)`);
   const data = json.data;
   if (!isObject(data)) throw corrupt('no "data" object');
-  if (data.databaseName !== LINKSCENT_DB_NAME && data.databaseName !== db.name) {
-    throw notOurs(`database ${brief(data.databaseName)} is not LinkScent's ("${LINKSCENT_DB_NAME}")`);
-  }
+  if (data.databaseName !== LINKSCENT_DB_NAME) throw notOurs(`database ${brief(data.databaseName)} is not LinkScent's ("${LINKSCENT_DB_NAME}")`);
   const version = data.databaseVersion;
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) throw corrupt(`"databaseVersion" ${brief(version)} is not a version number`);
-  if (version > SCHEMA_VERSION) {
-    throw new ModelFileError(`unsupported model file: schema version ${version} is newer than this LinkScent's ${SCHEMA_VERSION}; update LinkScent`);
+  if (version > MODEL_FILE_VERSION) {
+    throw new ModelFileError(
+      `unsupported model file: written by a newer LinkScent (format ${version}; this LinkScent reads up to ${MODEL_FILE_VERSION}): update LinkScent`,
+    );
   }
+  const known = tablesOf(version);
 
   if (!Array.isArray(data.tables)) throw corrupt('no "tables" list');
   const rowCounts = new Map<TableName, number>();
@@ -57,8 +57,9 @@ export function checkModelFile(text: string, db: LinkScentDb): CheckedModelFile 
     if (!isObject(table) || typeof table.name !== 'string') throw corrupt('a table without a name');
     const name = table.name;
     if (!isTableName(name)) throw notOurs(`table '${name}' unknown`);
+    if (!known.includes(name)) throw notOurs(`table '${name}' is not part of format ${version}`);
     if (rowCounts.has(name)) throw corrupt(`table '${name}' listed twice`);
-    const expected = schemaString(db, name);
+    const expected = schemaString(name, version);
     if (table.schema !== expected) throw notOurs(`table '${name}' has schema ${brief(table.schema)}, expected "${expected}"`);
     if (typeof table.rowCount !== 'number' || !Number.isInteger(table.rowCount) || table.rowCount < 0) {
       throw corrupt(`table '${name}' has no row count`);
@@ -67,6 +68,7 @@ export function checkModelFile(text: string, db: LinkScentDb): CheckedModelFile 
   }
 
   if (!Array.isArray(data.data)) throw corrupt('no "data" list of table rows');
+  const rows = Object.fromEntries(TABLE_NAMES.map((name) => [name, [] as Row[]])) as Record<TableName, Row[]>;
   const seen = new Set<string>();
   for (const entry of data.data as unknown[]) {
     if (!isObject(entry) || typeof entry.tableName !== 'string') throw corrupt('table rows without a table name');
@@ -80,19 +82,14 @@ export function checkModelFile(text: string, db: LinkScentDb): CheckedModelFile 
     if (entry.rows.length !== rowCounts.get(name)) {
       throw corrupt(`table '${name}' lists ${rowCounts.get(name)} rows but holds ${entry.rows.length}`);
     }
-    checkRows(name, entry.rows as unknown[]);
+    rows[name] = checkRows(name, entry.rows as unknown[]);
   }
   for (const [name, count] of rowCounts) {
     if (count > 0 && !seen.has(name)) throw corrupt(`table '${name}' lists ${count} rows but holds none`);
   }
-  checkModels(json as unknown as CheckedModelFile);
-  return json as unknown as CheckedModelFile;
-}
-
-/** The schema string dexie-export-import writes for a table: primary key, then indexes, by ','. */
-export function schemaString(db: LinkScentDb, name: TableName): string {
-  const { primKey, indexes } = db.table(name).schema;
-  return [primKey, ...indexes].map((index) => index.src).join(',');
+  checkModels(rows);
+  checkLevelModels(rows);
+  return { version, rows };
 }
 
 function parseJson(text: string): unknown {
@@ -108,11 +105,17 @@ function parseJson(text: string): unknown {
 }
 
 /** Field checks per table; unique keys; each example's key is its `exampleKey`. */
-function checkRows(name: TableName, rows: unknown[]): void {
+function checkRows(name: TableName, rows: unknown[]): Row[] {
   const keys = new Set<string>();
-  rows.forEach((row, n) => {
+  return rows.map((json, n) => {
     const fail = (what: string) => corrupt(`table '${name}' row ${n + 1}: ${what}`);
-    if (!isObject(row)) throw fail('not an object');
+    if (!isObject(json)) throw fail('not an object');
+    let row: Row;
+    try {
+      row = revive(json);
+    } catch (error) {
+      throw fail((error as Error).message);
+    }
     const text = (field: string) => {
       if (typeof row[field] !== 'string') throw fail(`"${field}" must be a string`);
       return row[field];
@@ -171,23 +174,23 @@ function checkRows(name: TableName, rows: unknown[]): void {
       case 'settings':
         key = text('key');
         break;
+      case 'levelModels':
+        key = text('topic'); // the counts are checked with the features, in checkLevelModels
+        break;
+      case 'levelFeatures':
+        key = JSON.stringify([text('topic'), text('feature')]);
+        break;
     }
     if (keys.has(key)) throw fail(`key ${key} appears twice`);
     keys.add(key);
+    return row;
   });
 }
 
-/** Every model's header and feature rows must make a model (`NaiveBayes.fromRows` checks the counts). */
-function checkModels(file: CheckedModelFile): void {
-  const rowsOf = (name: TableName) => file.data.data.find((entry) => entry.tableName === name)?.rows ?? [];
-  const headers = rowsOf('models') as unknown as NbHeaderRow[];
-  const featuresByTopic = new Map<string, NbFeatureRow[]>();
-  for (const row of rowsOf('features') as unknown as NbFeatureRow[]) {
-    const list = featuresByTopic.get(row.topic);
-    if (list) list.push(row);
-    else featuresByTopic.set(row.topic, [row]);
-  }
-  for (const header of headers) {
+/** Every link model's header and feature rows must make a model (`NaiveBayes.fromRows` checks the counts). */
+function checkModels(rows: Record<TableName, Row[]>): void {
+  const featuresByTopic = byTopic(rows.features as unknown as NbFeatureRow[]);
+  for (const header of rows.models as unknown as NbHeaderRow[]) {
     try {
       NaiveBayes.fromRows(header, featuresByTopic.get(header.topic) ?? []);
     } catch (error) {
@@ -198,11 +201,53 @@ function checkModels(file: CheckedModelFile): void {
   for (const topic of featuresByTopic.keys()) throw corrupt(`table 'features' has rows of topic '${topic}', which has no model`);
 }
 
+/**
+ * Every level model's shape (the level classifier reads its own counts; here only what a row
+ * must hold): L ≥ 2 levels, α > 0, per-level lists of L whole numbers, one feature row per
+ * `vocabularySize`. A topic may have no level model.
+ */
+function checkLevelModels(rows: Record<TableName, Row[]>): void {
+  const featuresByTopic = byTopic(rows.levelFeatures as unknown as LevelFeatureRow[]);
+  for (const header of rows.levelModels as unknown as LevelHeaderRow[]) {
+    const fail = (what: string) => corrupt(`level model of topic '${header.topic}': ${what}`);
+    if (header.rowsVersion !== 1) throw fail(`rows version ${brief(header.rowsVersion)} is not supported (expected 1)`);
+    if (!isCount(header.levels) || header.levels < 2) throw fail(`"levels" must be a whole number ≥ 2, got ${brief(header.levels)}`);
+    if (typeof header.alpha !== 'number' || !(header.alpha > 0) || !Number.isFinite(header.alpha)) throw fail(`"alpha" must be a number > 0, got ${brief(header.alpha)}`);
+    const perLevel = (list: unknown, what: string) => {
+      if (!Array.isArray(list) || list.length !== header.levels || !list.every(isCount)) {
+        throw fail(`${what} must be ${header.levels} whole numbers ≥ 0, got ${brief(list)}`);
+      }
+    };
+    perLevel(header.count, '"count"');
+    perLevel(header.tokens, '"tokens"');
+    if (typeof header.savedAt !== 'number' || !Number.isFinite(header.savedAt)) throw fail('"savedAt" must be a time in milliseconds');
+    const features = featuresByTopic.get(header.topic) ?? [];
+    for (const row of features) perLevel(row.occurrences, `feature row "${row.feature}": "occurrences"`);
+    if (features.length !== header.vocabularySize) throw fail(`the header says ${brief(header.vocabularySize)} features but ${features.length} rows were given`);
+    featuresByTopic.delete(header.topic);
+  }
+  for (const topic of featuresByTopic.keys()) throw corrupt(`table 'levelFeatures' has rows of topic '${topic}', which has no level model`);
+}
+
+function byTopic<T extends { topic: string }>(rows: T[]): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = map.get(row.topic);
+    if (list) list.push(row);
+    else map.set(row.topic, [row]);
+  }
+  return map;
+}
+
+function isCount(n: unknown): n is number {
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+}
+
 function corrupt(what: string, cause?: unknown): ModelFileError {
   return new ModelFileError(`corrupt model file: ${what}`, cause === undefined ? undefined : { cause });
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+function isObject(value: unknown): value is Row {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

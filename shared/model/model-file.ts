@@ -1,159 +1,105 @@
 /**
- * The model file: a dexie-export-import export of the whole `db-schema.ts` database (topics,
- * examples, models, features, pages, settings). The extension and the companion both write and
- * read it, so a model trained on either side moves to the other as one JSON file.
+ * The model file, as plain code: `encodeModelFile` writes a topic's models, examples and the rest
+ * (every table of `model-file-schema.ts`) as one JSON text, `decodeModelFile` reads one back. The
+ * text is a Dexie export, byte for byte what dexie-export-import's `exportDB(db, {prettyJson:
+ * false})` writes for a database holding the same rows (test/extension/storage/model-file-io.test.ts
+ * checks it against the extension's Dexie on fake-indexeddb), so the extension and the companion
+ * each read the other's files and either can hand one to any Dexie tool.
  *
- * Import is all or nothing. The file is parsed and checked completely first
- * (`model-file-check.ts`); then the writing happens in one read-write transaction over every
- * table, with dexie-export-import's `importInto` running inside it (`noTransaction`), fed the
- * already-parsed file rather than the Blob. That is deliberate:
- *   - its `clearTablesBeforeImport` clears outside its transaction, so a failed import after it
- *     would have lost the old data; here the clearing is inside ours;
- *   - reading the Blob (FileReader) inside a transaction lets IndexedDB commit it early; the
- *     parsed file needs no reading.
+ * What `exportDB` writes, and so what is written here:
+ *   {"formatName":"dexie","formatVersion":1,"data":{"databaseName":"linkscent",
+ *    "databaseVersion":<format version>,"tables":[{"name","schema","rowCount"}, ...],
+ *    "data":[{"tableName","inbound":true,"rows":[...]}, ...]}}
+ * with no white space; the tables in Dexie's order (`tablesOf`), each with Dexie's schema string;
+ * a table's rows in its primary-key order (IndexedDB's key order: numbers, then strings by UTF-16
+ * code unit, then arrays element by element), each row's fields in their own order, and values
+ * JSON lacks marked in the row's `"$types"` (`model-file-values.ts`).
  *
- * Replace (`{replace: true}`): every table is emptied, then the file's rows are written as they
- * are (ids kept). Merge (the default), table by table:
- *   topics    the file's row replaces the one with the same id
- *   models    the file's model replaces the topic's model, all of it: its old feature rows are
- *   features  deleted first, so no stale feature survives next to the new header
- *   examples  added when their [topic+key] is new, with a fresh id; a link context already
- *             stored is kept as it is (never duplicated)
- *   pages     the file's row replaces the one with the same [topic+url]
- *   settings  only keys this database lacks are added: settings are the installation's own
- * After a merge a topic's model is the file's, not retrained over the merged examples; a caller
- * that wants both retrains from `listExamples`.
- *
- * dexie-export-import reads the global `self` when it is first evaluated, which Node lacks: it is
- * imported lazily here, and on Node `companion/platform/node-indexeddb.ts` defines `self` first.
+ * `decodeModelFile(encodeModelFile(x))` equals x when x's rows are in key order (as a database
+ * holds them); `encodeModelFile(decodeModelFile(text))` is `text` for a file Dexie wrote at this
+ * format version. An older version's file reads too (its missing tables are empty) and is written
+ * back at the current version. Every way a text can fail is one `ModelFileError` line
+ * (`model-file-check.ts`).
  */
-import type { importInto as ImportInto } from 'dexie-export-import';
-import type { LinkScentDb } from './db-schema.ts';
-import { checkModelFile, ModelFileError, type CheckedModelFile } from './model-file-check.ts';
+import { checkModelFile, ModelFileError } from './model-file-check.ts';
+import { LINKSCENT_DB_NAME, MODEL_FILE_VERSION, primaryKeyPath, schemaString, TABLE_NAMES, type TableName } from './model-file-schema.ts';
+import { encapsulate } from './model-file-values.ts';
+import { NaiveBayes } from './naive-bayes.ts';
+import type { ExampleRow, LevelFeatureRow, LevelHeaderRow, NbFeatureRow, NbHeaderRow, PageRow, SettingRow, Topic } from './types.ts';
 
-export { ModelFileError } from './model-file-check.ts';
+export { ModelFileError };
 
-export interface ImportModelFileOptions {
-  /** Empty every table first, so the database holds exactly the file. Default false (merge). */
-  replace?: boolean;
+/** Each table's row type. */
+export interface ModelFileRows {
+  topics: Topic;
+  examples: ExampleRow;
+  models: NbHeaderRow;
+  features: NbFeatureRow;
+  pages: PageRow;
+  settings: SettingRow;
+  levelModels: LevelHeaderRow;
+  levelFeatures: LevelFeatureRow;
 }
 
-export interface ImportSummary {
-  topics: number;
-  models: number;
-  /** Examples written. */
-  examples: number;
-  /** Examples of the file already stored (same [topic+key]), left out. */
-  duplicateExamples: number;
+/** What a model file holds: the rows of every table. */
+export type ModelFileContent = { [T in TableName]: ModelFileRows[T][] };
+
+/** Content with every table empty, for callers to fill. */
+export function emptyModelFile(): ModelFileContent {
+  return Object.fromEntries(TABLE_NAMES.map((name) => [name, []])) as unknown as ModelFileContent;
 }
 
-/** The whole database as a model file (a Blob of dexie-export-import's JSON). */
-export async function exportModelFile(db: LinkScentDb): Promise<Blob> {
-  const { exportDB } = await loadExportImport();
-  return exportDB(db, { prettyJson: false });
-}
-
-/**
- * Imports a model file into `db`: checked completely first, then written in one transaction.
- * Throws a `ModelFileError` (one line) for a file that is not a valid LinkScent model file; on
- * any failure the database is unchanged.
- */
-export async function importModelFile(db: LinkScentDb, file: Blob, options: ImportModelFileOptions = {}): Promise<ImportSummary> {
-  let text: string;
-  try {
-    text = await file.text();
-  } catch (error) {
-    throw new ModelFileError(`cannot read model file: ${(error as Error).message.split('\n')[0]}`, { cause: error });
-  }
-  if (!db.isOpen()) await db.open();
-  const checked = checkModelFile(text, db);
-  const { importInto } = await loadExportImport();
-  return options.replace ? replaceAll(db, checked, importInto) : mergeInto(db, checked, importInto);
-}
-
-async function replaceAll(db: LinkScentDb, file: CheckedModelFile, importInto: typeof ImportInto): Promise<ImportSummary> {
-  const summary = summarize(file);
-  await db.transaction('rw', db.tables, async () => {
-    for (const table of db.tables) await table.clear();
-    await importInto(db, parsedStream(file), { ...IMPORT_OPTIONS });
+/** The content as a model file's text. Tables left out of `content` are written empty. */
+export function encodeModelFile(content: Partial<ModelFileContent>): string {
+  const rowsOf = (name: TableName) => sortByKey(name, (content[name] ?? []) as object[]);
+  return JSON.stringify({
+    formatName: 'dexie',
+    formatVersion: 1,
+    data: {
+      databaseName: LINKSCENT_DB_NAME,
+      databaseVersion: MODEL_FILE_VERSION,
+      tables: TABLE_NAMES.map((name) => ({ name, schema: schemaString(name), rowCount: content[name]?.length ?? 0 })),
+      data: TABLE_NAMES.map((tableName) => ({ tableName, inbound: true, rows: rowsOf(tableName).map(encapsulate) })),
+    },
   });
-  return summary;
 }
 
-async function mergeInto(db: LinkScentDb, file: CheckedModelFile, importInto: typeof ImportInto): Promise<ImportSummary> {
-  const summary = summarize(file);
-  const rowsOf = (name: string) => file.data.data.find((entry) => entry.tableName === name)?.rows ?? [];
-  const modelTopics = rowsOf('models').map((row) => row.topic as string);
-  const examplePairs = rowsOf('examples').map((row) => [row.topic as string, row.key as string]);
-  await db.transaction('rw', db.tables, async () => {
-    await db.features.where('topic').anyOf(modelTopics).delete();
-    const storedExamples = new Set((await db.examples.where('[topic+key]').anyOf(examplePairs).keys()).map((pair) => JSON.stringify(pair)));
-    const storedSettings = new Set(await db.settings.toCollection().primaryKeys());
-    summary.duplicateExamples = storedExamples.size;
-    summary.examples -= storedExamples.size;
-    await importInto(db, parsedStream(file), {
-      ...IMPORT_OPTIONS,
-      filter: (table, value: Record<string, unknown>) => {
-        if (table === 'examples') return !storedExamples.has(JSON.stringify([value.topic, value.key]));
-        if (table === 'settings') return !storedSettings.has(value.key as string);
-        return true;
-      },
-      transform: (table, value: Record<string, unknown>) => {
-        if (table !== 'examples') return { value };
-        const { id: _id, ...row } = value; // a fresh id: the file's may belong to another example here
-        return { value: row };
-      },
-    });
-  });
-  return summary;
+/** The content of a model file's text, checked completely; a bad file throws a one-line `ModelFileError`. */
+export function decodeModelFile(text: string): ModelFileContent {
+  return checkModelFile(text).rows as unknown as ModelFileContent;
 }
 
-/**
- * Checked already (name, version, tables, primary keys), so dexie-export-import's own checks are
- * told to accept; `overwriteValues` makes it `bulkPut`, replacing rows with the same key.
- */
-const IMPORT_OPTIONS = {
-  noTransaction: true,
-  acceptNameDiff: true,
-  acceptVersionDiff: true,
-  overwriteValues: true,
-} as const;
-
-/**
- * The parsed file as the JsonStream `importInto` accepts in place of a Blob: already at its end,
- * holding the whole result, so it reads nothing.
- */
-function parsedStream(file: CheckedModelFile): Parameters<typeof ImportInto>[1] {
-  // importInto empties each table's rows as it writes them: give it a copy of the lists.
-  const result = copyRows(file);
-  return {
-    result,
-    pullAsync: () => Promise.resolve(result),
-    pullSync: () => result,
-    done: () => true,
-    eof: () => true,
-  } as Parameters<typeof ImportInto>[1];
+/** The topic's link model in `content`, or undefined when it has none (the rows were checked by `decodeModelFile`). */
+export function linkModelOf(content: ModelFileContent, topicId: string): NaiveBayes | undefined {
+  const header = content.models.find((row) => row.topic === topicId);
+  return header && NaiveBayes.fromRows(header, content.features.filter((row) => row.topic === topicId));
 }
 
-function copyRows(file: CheckedModelFile): CheckedModelFile {
-  return { ...file, data: { ...file.data, data: file.data.data.map((entry) => ({ ...entry, rows: [...entry.rows] })) } };
+/** The rows in their table's primary-key order (a stable sort: rows without a key keep their order, last). */
+function sortByKey(name: TableName, rows: object[]): object[] {
+  const path = primaryKeyPath(name);
+  const keyOf = (row: object): unknown => {
+    const r = row as Record<string, unknown>;
+    return Array.isArray(path) ? path.map((field) => r[field]) : r[path];
+  };
+  return rows
+    .map((row) => ({ row, key: keyOf(row) }))
+    .sort((a, b) => compareKeys(a.key, b.key))
+    .map(({ row }) => row);
 }
 
-function summarize(file: CheckedModelFile): ImportSummary {
-  const count = (name: string) => file.data.data.find((entry) => entry.tableName === name)?.rows.length ?? 0;
-  return { topics: count('topics'), models: count('models'), examples: count('examples'), duplicateExamples: 0 };
-}
-
-type ExportImport = typeof import('dexie-export-import');
-let exportImport: Promise<ExportImport> | undefined;
-
-/** dexie-export-import, loaded once and only when `self` exists (see the header). */
-function loadExportImport(): Promise<ExportImport> {
-  if (typeof (globalThis as { self?: unknown }).self === 'undefined') {
-    return Promise.reject(
-      new Error('dexie-export-import needs the global `self`: on Node, import companion/platform/node-indexeddb.ts first'),
-    );
+/** IndexedDB's key order (W3C IndexedDB 3.0, "compare two keys") over the key types rows hold. */
+export function compareKeys(a: unknown, b: unknown): number {
+  const rank = (key: unknown) => (typeof key === 'number' ? 0 : typeof key === 'string' ? 2 : Array.isArray(key) ? 4 : 5);
+  const [ra, rb] = [rank(a), rank(b)];
+  if (ra !== rb) return ra - rb;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      const order = compareKeys(a[i], b[i]);
+      if (order !== 0) return order;
+    }
+    return a.length - b.length;
   }
-  exportImport ??= import('dexie-export-import');
-  return exportImport;
+  if (ra === 5) return 0;
+  return (a as number | string) < (b as number | string) ? -1 : (a as number | string) > (b as number | string) ? 1 : 0;
 }

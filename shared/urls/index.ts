@@ -1,3 +1,3 @@
 /** URL helpers: normalisation of link URLs and user-given URL patterns. */
-export { normalizeUrl, parseUrl, urlHost, type WhatwgUrl } from './normalize-url.ts';
+export { hostOf, normalizeUrl, parseUrl, urlHost, type WhatwgUrl } from './normalize-url.ts';
 export { compileUrlPattern, compileUrlPatterns, matchesAny, type UrlMatcher } from './url-pattern.ts';

@@ -67,3 +67,8 @@ export function normalizeUrl(href: string, base: string): string | undefined {
 export function urlHost(url: string): string | undefined {
   return parseUrl(url)?.hostname;
 }
+
+/** The host name politeness, caps and exclusions are keyed on (no port); '' for a string that does not parse. */
+export function hostOf(url: string): string {
+  return urlHost(url) ?? '';
+}

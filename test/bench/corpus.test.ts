@@ -8,7 +8,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHINESE_PACKAGE, listCorpusFiles, listSites, loadCorpus, pageUrlOf, siteHost } from '../../bench/support/corpus.ts';
+import {
+  acceptedRange,
+  CHINESE_PACKAGE,
+  CHINESE_PACKAGES,
+  corpusProblem,
+  countPages,
+  EXPECTED_PAGES,
+  listCorpusFiles,
+  listSites,
+  loadCorpus,
+  pageUrlOf,
+  siteHost,
+} from '../../bench/support/corpus.ts';
 import { segmentsFromHtml } from '../../shared/segments/from-html.ts';
 
 let sites: string;
@@ -76,5 +88,34 @@ describe('bench corpus loader', () => {
 
   it('gives an empty corpus, not an error, when the sites folder is missing', () => {
     expect(loadCorpus({ sitesDir: join(sites, 'missing') }).pages).toEqual([]);
+  });
+});
+
+describe('the corpus counts the benches expect', () => {
+  const expected = () => new Map(Object.entries(EXPECTED_PAGES));
+
+  it('accepts the expected counts and any within ±10%, rounded outwards', () => {
+    expect(corpusProblem('bench', Object.keys(EXPECTED_PAGES), expected())).toBeUndefined();
+    expect(acceptedRange(2561)).toEqual([2304, 2818]);
+    expect(acceptedRange(1)).toEqual([0, 2]);
+    const near = expected().set('libreoffice-help-zh-cn', 2304);
+    expect(corpusProblem('bench', CHINESE_PACKAGES, near)).toBeUndefined();
+  });
+
+  it('names a missing package, a count out of range and a package it has no count for, in one line', () => {
+    const missing = expected();
+    missing.delete('gimp-help-zh-cn');
+    expect(corpusProblem('pipeline-bench', CHINESE_PACKAGES, missing, '/sites')).toBe(
+      'pipeline-bench: package gimp-help-zh-cn is missing from /sites; run bench/fetch-debian-docs.sh (remove a damaged package folder first)',
+    );
+    const half = expected().set('libreoffice-help-zh-cn', 1200);
+    expect(corpusProblem('pipeline-bench', CHINESE_PACKAGES, half)).toMatch(/^pipeline-bench: package libreoffice-help-zh-cn has 1200 HTML pages, expected 2304–2818 \(2561 ± 10%\); [^\n]+$/);
+    expect(corpusProblem('bench', ['libreoffice-help-zh-tw'], new Map([['libreoffice-help-zh-tw', 9]]))).toMatch(/no expected page count for package libreoffice-help-zh-tw/);
+  });
+
+  it('counts pages per package the way the loader reads them', () => {
+    expect(countPages({ sitesDir: sites })).toEqual(new Map([['libreoffice-help-zh-cn', 2], ['maint-guide-zh-cn', 1]]));
+    expect(CHINESE_PACKAGES).not.toContain('python3.11-doc');
+    expect(CHINESE_PACKAGES.every((name) => CHINESE_PACKAGE.test(name))).toBe(true);
   });
 });

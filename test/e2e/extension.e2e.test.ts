@@ -11,7 +11,9 @@
  *   5. after Chromium stops the service worker, a reloaded page is highlighted the same (the
  *      worker keeps no state it cannot lose);
  *   6. export → clear (delete the topic: examples and model gone) → import restores the same
- *      examples, the same model rows and the same highlights; a corrupt file changes nothing.
+ *      examples, the same model rows and the same highlights; a corrupt file changes nothing;
+ *   7. a model file `linkscent train` wrote (the shared codec) imports and exports back byte for
+ *      byte, and `linkscent crawl --model` crawls with the file the extension exported.
  *
  * The extension is built first when dist/chromium is missing or older than its sources. The test
  * skips, saying why, only when Chromium is not installed (scripts/test-all.mjs installs it).
@@ -22,6 +24,8 @@ import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumSkipReason, launchChromiumWithExtension, type ExtensionBrowser } from './support/chromium.ts';
 import { modelTables } from './support/model-tables.ts';
+import { runCli } from '../companion/support/run-cli.ts';
+import { decodeModelFile } from '../../shared/model/model-file.ts';
 import { startTopicSite, type TopicSite } from './support/topic-pages.ts';
 
 const LEVEL = 'data-linkscent-level';
@@ -231,5 +235,33 @@ describe.skipIf(skipReason !== null)('extension end to end (Chromium)', () => {
     // derived (only save times may differ).
     const reexported = await exportFile('reexport.json');
     expect(modelTables(reexported)).toEqual(modelTables(exported));
+  });
+
+  it('imports a model file `linkscent train` wrote and exports it back byte for byte; `linkscent crawl --model` loads its export', async () => {
+    // The extension's examples as labeled JSON lines (what `linkscent collect` writes), trained by the bin.
+    const examples = decodeModelFile(exported).examples.map(({ url, pageUrl, anchor, before, after, label, source }) =>
+      JSON.stringify({ url, pageUrl, anchor, before, after, label, source, topic: 'trained in the companion' }),
+    );
+    const labeled = join(profile, 'labeled.jsonl');
+    writeFileSync(labeled, `${examples.join('\n')}\n`);
+    const trained = join(profile, 'trained.json');
+    const train = await runCli(['train', labeled, '--out', trained]);
+    expect(train.code, train.stderr).toBe(0);
+    const trainedText = readFileSync(trained, 'utf8');
+
+    const statusBefore = await options.textContent('#data-status');
+    await options.setInputFiles('#import-file', trained);
+    await expect.poll(() => options.textContent('#data-status'), { timeout: 30_000 }).not.toBe(statusBefore);
+    expect(await options.textContent('#data-status')).toContain(String(examples.length));
+    expect(await exportFile('retrained.json')).toBe(trainedText);
+
+    // The other way: the file the extension exported (step 6) drives a companion crawl.
+    const out = join(profile, 'crawl');
+    const crawl = await runCli(['crawl', site.hubUrls[0]!, '--model', join(profile, 'export.json'), '--max-pages', '4', '--out', out, '--delay-ms', '0']);
+    expect(crawl.code, crawl.stderr).toBe(0);
+    const pages = readFileSync(join(out, 'pages.jsonl'), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as { url: string; score: number | null });
+    expect(pages).toHaveLength(4);
+    // The hub links finance and sport pages alike; the extension's model sends the crawl to finance first.
+    expect(pages.slice(1).map((page) => new URL(page.url).pathname.split('/')[1])).toEqual(['finance', 'finance', 'finance']);
   });
 });

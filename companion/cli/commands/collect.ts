@@ -1,7 +1,7 @@
 /**
  * `linkscent collect`: seed 000 §3.2.2's collection of labeled links. A plain breadth-first
  * crawl from the seeds; every link on every fetched page is labeled by its target URL
- * (`pattern-labeler.ts`: positive wins) and appended to --out as the page arrives.
+ * (`shared/labels/`: positive wins, links back to the page itself skipped) and appended to --out as the page arrives.
  *
  * The crawl itself keeps its store in a temporary directory removed at the end: the product
  * of `collect` is the labeled file, which is written page by page and never loses a page.
@@ -12,21 +12,20 @@ import { join } from 'node:path';
 import type { Args } from '../args.ts';
 import { UsageError } from '../errors.ts';
 import type { CliIo } from '../io.ts';
-import { createPatternLabeler, labelContexts } from '../pattern-labeler.ts';
-import { DEFAULT_TOPIC, DEFAULT_WINDOW } from '../specs.ts';
-import { checkSeedArgs, crawlLimitOptions, EXIT_INTERRUPTED, installInterrupt } from './crawl-common.ts';
-import { scopeOf } from './crawl.ts';
+import { labelContexts } from '../../../shared/labels/pattern-labels.ts';
+import { patternsFromFlags } from '../pattern-flags.ts';
+import { checkSeedArgs, crawlLimitOptions, EXIT_INTERRUPTED, installInterrupt, scopeOf } from './crawl-common.ts';
 
 export async function run(args: Args, io: CliIo): Promise<number | void> {
   // Every check before any work: a bad line costs nothing.
   const seeds = checkSeedArgs(args.positionals);
   const positive = args.list('positive');
   if (positive.length === 0) throw new UsageError('--positive is required: a URL glob (example.org/news/*) or host name of on-topic targets');
-  const label = createPatternLabeler(positive, args.list('negative'));
+  const patterns = patternsFromFlags(positive, args.list('negative'));
   const maxPages = args.positiveInt('max-pages');
   const out = args.requireString('out');
-  const topic = args.string('topic') ?? DEFAULT_TOPIC;
-  const window = args.positiveInt('window', DEFAULT_WINDOW);
+  const topic = args.string('topic')!; // its spec has a default
+  const window = args.positiveInt('window');
   const limits = crawlLimitOptions(args);
   const scope = scopeOf(args);
 
@@ -58,7 +57,7 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
       hooks: [
         {
           afterParse({ contexts }) {
-            writer.writePage(labelContexts(contexts, label, { source: 'pattern', topic }));
+            writer.writePage(labelContexts(contexts, patterns, { source: 'pattern', topic }));
           },
         },
       ],

@@ -5,6 +5,7 @@
 import { normalizeUrl } from '../../../shared/urls/normalize-url.ts';
 import { MAX_RETRIES } from '../../fetch/retry-policy.ts';
 import type { Args } from '../args.ts';
+import { compileScope, SCOPES, type Scope, type ScopeRules } from '../../crawl/url-scope.ts';
 import { UsageError } from '../errors.ts';
 import type { CliIo } from '../io.ts';
 
@@ -42,6 +43,18 @@ export function crawlLimitOptions(args: Args): CrawlLimits {
     limits.retry = { retries };
   }
   return limits;
+}
+
+/** --scope, --allow and --deny, checked (a bad pattern is bad usage, before any work). */
+export function scopeOf(args: Args): ScopeRules {
+  const scope = args.choice<Scope>('scope', SCOPES);
+  const rules: ScopeRules = { scope, allow: args.list('allow'), deny: args.list('deny') };
+  try {
+    compileScope(rules, []);
+  } catch (error) {
+    throw new UsageError((error as Error).message, { cause: error });
+  }
+  return rules;
 }
 
 /** The exit code of a command stopped by Ctrl-C: 128 + SIGINT, as shells report it. */

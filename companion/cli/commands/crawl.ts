@@ -6,20 +6,17 @@
  * --topic or --topic-file. With --page-model, a page classifier judges every fetched page: its
  * relevance lands in pages.jsonl and the progress line shows a running harvest-rate estimate.
  */
-import { DEFAULT_GAMMA, type LevelClassifier } from '../../../shared/model/level-classifier.ts';
+import type { LevelClassifier } from '../../../shared/model/level-classifier.ts';
 import type { Topic } from '../../../shared/model/types.ts';
 import type { LinkScorer } from '../../../shared/pipeline/link-scorer.ts';
 import { compileUrlPatterns } from '../../../shared/urls/url-pattern.ts';
 import type { CrawlOptionsInput } from '../../crawl/crawl-options.ts';
-import { DEFAULT_PAGES_PER_STEP } from '../../crawl/host-budget.ts';
-import { DEFAULT_ONLINE_EVERY, DEFAULT_RESCORE_TOP } from '../../crawl/online-learning.ts';
-import { DEFAULT_R2 } from '../../crawl/strategies/nb-strategy.ts';
-import { compileScope, DEFAULT_SCOPE, SCOPES, type Scope, type ScopeRules } from '../../crawl/url-scope.ts';
+import { DEFAULT_RESCORE_TOP } from '../../crawl/online-learning.ts';
 import { readTextFile } from '../../platform/input-files.ts';
 import type { Args } from '../args.ts';
 import { CliFailure, UsageError } from '../errors.ts';
 import type { CliIo } from '../io.ts';
-import { checkSeedArgs, crawlLimitOptions, EXIT_INTERRUPTED, installInterrupt } from './crawl-common.ts';
+import { checkSeedArgs, crawlLimitOptions, EXIT_INTERRUPTED, installInterrupt, scopeOf } from './crawl-common.ts';
 
 export async function run(args: Args, io: CliIo): Promise<number | void> {
   const seeds = checkSeedArgs(args.positionals);
@@ -137,10 +134,10 @@ function focusOptions(args: Args, strategyName: string): FocusFlags {
     explore: !args.flag('no-explore'),
     online: !args.flag('no-online'),
     hostBudget: !args.flag('no-host-budget'),
-    gamma: args.number('gamma', { min: 0, max: 1, what: 'a number from 0 to 1' }, DEFAULT_GAMMA),
-    r2: args.number('r2', { min: 0, max: 1, what: 'a number from 0 to 1' }, DEFAULT_R2),
-    onlineEvery: args.positiveInt('online-every', DEFAULT_ONLINE_EVERY),
-    pagesPerStep: args.positiveInt('host-budget', DEFAULT_PAGES_PER_STEP),
+    gamma: args.number('gamma', { min: 0, max: 1, what: 'a number from 0 to 1' }),
+    r2: args.number('r2', { min: 0, max: 1, what: 'a number from 0 to 1' }),
+    onlineEvery: args.positiveInt('online-every'),
+    pagesPerStep: args.positiveInt('host-budget'),
   };
   if (!flags.explore) flags.r2 = null;
   if (!flags.future && args.has('gamma')) throw new UsageError('--gamma is the future value\'s discount: drop it or --no-future');
@@ -177,18 +174,6 @@ function nbCrawlParts(
     }
   }
   return parts;
-}
-
-/** --scope, --allow and --deny, checked (a bad pattern is bad usage, before any work). */
-export function scopeOf(args: Args): ScopeRules {
-  const scope = args.choice<Scope>('scope', SCOPES, DEFAULT_SCOPE);
-  const rules: ScopeRules = { scope, allow: args.list('allow'), deny: args.list('deny') };
-  try {
-    compileScope(rules, []);
-  } catch (error) {
-    throw new UsageError((error as Error).message, { cause: error });
-  }
-  return rules;
 }
 
 /** --topic keywords or --topic-file's text (not both). */

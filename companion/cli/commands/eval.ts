@@ -11,11 +11,11 @@
  * be tested on what it was trained with.
  */
 import type { LabeledLink, NbForm } from '../../../shared/model/types.ts';
-import { DEFAULT_NB_FORM, NB_FORMS } from '../../../shared/model/nb-counts.ts';
+import { NB_FORMS } from '../../../shared/model/nb-counts.ts';
+import { TOPIC_DEFAULTS } from '../../../shared/model/topic-defaults.ts';
 import type { Args } from '../args.ts';
 import { CliFailure, UsageError } from '../errors.ts';
 import type { CliIo } from '../io.ts';
-import { DEFAULT_SPLIT_SEED, DEFAULT_THRESHOLD } from '../specs.ts';
 
 const SPLIT_ONLY = ['seed', 'lexicon', 'form', 'url-tokens'] as const;
 
@@ -32,21 +32,21 @@ export async function run(args: Args, io: CliIo): Promise<void> {
   }
   if (args.has('model-topic')) throw new UsageError('--model-topic chooses a topic in --model; it has no use with --split');
   const split = args.number('split', { min: 0, max: 1, open: true, what: 'a fraction between 0 and 1 (exclusive)' });
-  const seed = args.nonNegativeInt('seed', DEFAULT_SPLIT_SEED);
-  const form = args.choice<NbForm>('form', NB_FORMS, DEFAULT_NB_FORM);
-  return evalSplit(args, io, labeledPath, { split, seed, form, threshold: threshold ?? DEFAULT_THRESHOLD });
+  const seed = args.nonNegativeInt('seed');
+  const form = args.choice<NbForm>('form', NB_FORMS);
+  return evalSplit(args, io, labeledPath, { split, seed, form, threshold: threshold ?? TOPIC_DEFAULTS.threshold });
 }
 
 async function readExamples(path: string, io: CliIo): Promise<LabeledLink[]> {
   const { readLabeledFiles } = await import('../labeled-jsonl.ts');
-  const { dedupeExamples } = await import('../link-training.ts');
+  const { dedupeExamples } = await import('../../training/link-training.ts');
   return dedupeExamples(readLabeledFiles([path], (line) => io.warn(`linkscent eval: ${line}`))).examples;
 }
 
 async function evalModel(args: Args, io: CliIo, labeledPath: string, modelPath: string, threshold: number | undefined): Promise<void> {
   const [{ loadLinkModel }, { evaluateLinkModel, reportOf }, { loadNodeTokenizer }] = await Promise.all([
     import('../../model/link-model-file.ts'),
-    import('../link-training.ts'),
+    import('../../training/link-training.ts'),
     import('../../platform/jieba-node.ts'),
   ]);
   // The model first: a bad model file is reported before the labeled file is read and tokenized.
@@ -66,7 +66,7 @@ interface SplitOptions {
 async function evalSplit(args: Args, io: CliIo, labeledPath: string, options: SplitOptions): Promise<void> {
   const lexiconPath = args.string('lexicon');
   const [{ evaluateLinkModel, reportOf, splitExamples, trainLinkModel }, { loadNodeTokenizer }, { readLexiconFile }] = await Promise.all([
-    import('../link-training.ts'),
+    import('../../training/link-training.ts'),
     import('../../platform/jieba-node.ts'),
     import('../lexicon-file.ts'),
   ]);

@@ -5,13 +5,13 @@
  */
 import type { FeatureGroup } from '../../../shared/features/types.ts';
 import type { NbForm } from '../../../shared/model/types.ts';
-import { DEFAULT_NB_FORM, NB_FORMS } from '../../../shared/model/nb-counts.ts';
-import { CRAWL_DEFAULTS } from '../../crawl/crawl-options.ts';
+import { labelsAnything } from '../../../shared/labels/pattern-labels.ts';
+import { NB_FORMS } from '../../../shared/model/nb-counts.ts';
 import type { Args } from '../args.ts';
 import { CliFailure, UsageError } from '../errors.ts';
-import { createPatternLabeler } from '../pattern-labeler.ts';
+import { patternsFromFlags } from '../pattern-flags.ts';
 import type { CliIo } from '../io.ts';
-import { DEFAULT_THRESHOLD, DEFAULT_TOP_K, DEFAULT_TOPIC, DEFAULT_WINDOW } from '../specs.ts';
+import { DEFAULT_TOPIC } from '../specs.ts';
 
 const LINK_ONLY = ['features', 'lexicon', 'form', 'topic', 'window', 'threshold', 'url-tokens', 'positive', 'negative'] as const;
 const PAGES_ONLY = ['top-k', 'delay-ms'] as const;
@@ -22,15 +22,15 @@ export async function run(args: Args, io: CliIo): Promise<void> {
   for (const name of PAGES_ONLY) if (args.has(name)) throw new UsageError(`--${name} is for train --pages only`);
   if (args.positionals.length === 0) throw new UsageError('missing <labeled.jsonl> (or --pages FILE for the page classifier)');
 
-  const group = Number(args.choice('features', ['1', '2'], '2')) as FeatureGroup;
-  const form = args.choice<NbForm>('form', NB_FORMS, DEFAULT_NB_FORM);
-  const window = args.positiveInt('window', DEFAULT_WINDOW);
-  const threshold = args.number('threshold', { min: 0, max: 1, what: 'a probability from 0 to 1' }, DEFAULT_THRESHOLD);
+  const group = Number(args.choice('features', ['1', '2'])) as FeatureGroup;
+  const form = args.choice<NbForm>('form', NB_FORMS);
+  const window = args.positiveInt('window');
+  const threshold = args.number('threshold', { min: 0, max: 1, what: 'a probability from 0 to 1' });
   const urlTokens = args.flag('url-tokens');
   const positive = args.list('positive');
   const negative = args.list('negative');
-  createPatternLabeler(positive, negative); // a bad pattern is bad usage, before any work
-  if (negative.length > 0 && positive.length === 0) throw new UsageError('--negative needs --positive: without on-topic patterns a topic labels nothing');
+  const patterns = patternsFromFlags(positive, negative); // a bad pattern is bad usage, before any work
+  if (negative.length > 0 && !labelsAnything(patterns)) throw new UsageError('--negative needs --positive: without on-topic patterns a topic labels nothing');
   const lexiconPath = args.string('lexicon');
   const lexicon = lexiconPath === undefined ? [] : (await import('../lexicon-file.ts')).readLexiconFile(lexiconPath);
   if (lexicon.length > 0 && group === 1) io.warn('linkscent train: warning: --lexicon has no effect with --features 1 (lexicon flags are group 2)');
@@ -38,7 +38,7 @@ export async function run(args: Args, io: CliIo): Promise<void> {
   const { readLabeledFiles } = await import('../labeled-jsonl.ts');
   const read = readLabeledFiles(args.positionals, (line) => io.warn(`linkscent train: ${line}`));
   const [{ dedupeExamples, trainLinkModel }, { loadNodeTokenizer }, { saveLinkModel }] = await Promise.all([
-    import('../link-training.ts'),
+    import('../../training/link-training.ts'),
     import('../../platform/jieba-node.ts'),
     import('../../model/link-model-file.ts'),
   ]);
@@ -89,8 +89,8 @@ async function trainPages(args: Args, io: CliIo, out: string): Promise<void> {
   }
   for (const name of LINK_ONLY) if (args.has(name)) throw new UsageError(`--${name} is for the link classifier, not train --pages`);
   const pagesPath = args.requireString('pages');
-  const topK = args.positiveInt('top-k', DEFAULT_TOP_K);
-  const delayMs = args.nonNegativeInt('delay-ms', CRAWL_DEFAULTS.delayMs);
+  const topK = args.positiveInt('top-k');
+  const delayMs = args.nonNegativeInt('delay-ms');
   const { trainPageClassifierFromFile } = await import('../../page-classifier/train-pages.ts');
   const result = await trainPageClassifierFromFile(pagesPath, out, { topK, delayMs, warn: (line) => io.warn(`linkscent train: ${line}`) });
   io.out(

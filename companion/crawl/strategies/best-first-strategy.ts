@@ -11,9 +11,10 @@
  * At a site's root the parent's directory is `/`, so every same-host link counts as sharing its
  * structure there; one level down (`/finance/`), only `/finance/…` does.
  */
+import { pageText } from '../../../shared/segments/page-text.ts';
 import type { Tokenizer } from '../../../shared/tokens/types.ts';
 import { FOCUSED_CLAIM_WINDOW, type CrawlStrategy } from './crawl-strategy.ts';
-import { cosine, pageText, termVector } from './term-vector.ts';
+import { cosine, termVector } from './term-vector.ts';
 
 export interface BestFirstOptions {
   tokenizer: Tokenizer;

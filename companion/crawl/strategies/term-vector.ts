@@ -4,7 +4,6 @@
  * take IDF from before it starts, and cosine of counts gives the same 0 = unrelated, 1 = same
  * direction range.)
  */
-import type { PageSegments } from '../../../shared/segments/types.ts';
 import type { Tokenizer } from '../../../shared/tokens/types.ts';
 
 /** Token → count. */
@@ -32,14 +31,4 @@ function norm(v: TermVector): number {
   let sum = 0;
   for (const count of v.values()) sum += count * count;
   return Math.sqrt(sum);
-}
-
-/** A page's visible words: title, meta description and keywords, text runs and anchors. */
-export function pageText(page: PageSegments): string[] {
-  const texts = [page.title, page.description, page.keywords];
-  for (const segment of page.segments) {
-    if (segment.kind === 'text') texts.push(segment.text);
-    else if (segment.kind === 'link') texts.push(segment.anchor);
-  }
-  return texts;
 }

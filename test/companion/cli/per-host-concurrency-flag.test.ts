@@ -2,11 +2,10 @@
  * `--per-host-concurrency H` through the real bin: a loopback server that answers slowly and
  * counts requests in flight sees at most H at once, though `--concurrency` would allow more.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../crawl/crawl-test-helpers.ts';
+import { startScriptedSite } from '../support/hostile-server.ts';
 import { runCli } from '../support/run-cli.ts';
 
 const cleanups: (() => unknown)[] = [];
@@ -15,24 +14,16 @@ afterEach(async () => {
 });
 
 /** A hub page linking to 12 leaves; every answer takes 150 ms so that requests overlap. */
-async function slowSite(): Promise<{ origin: string; mostInFlight: () => number }> {
-  let inFlight = 0;
-  let most = 0;
-  const server: Server = createServer((req, res) => {
-    if (req.url === '/robots.txt') return void res.writeHead(404).end();
-    inFlight += 1;
-    most = Math.max(most, inFlight);
-    const body = req.url === '/'
-      ? Array.from({ length: 12 }, (_, i) => `<p><a href="/leaf/${i}">leaf ${i}</a></p>`).join('')
-      : '<p>a leaf</p>';
-    setTimeout(() => {
-      inFlight -= 1;
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<html><body>${body}</body></html>`);
-    }, 150);
+async function slowSite() {
+  const site = await startScriptedSite({
+    delayMs: 150,
+    page: (path) => {
+      const body = path === '/' ? Array.from({ length: 12 }, (_, i) => `<p><a href="/leaf/${i}">leaf ${i}</a></p>`).join('') : '<p>a leaf</p>';
+      return `<html><body>${body}</body></html>`;
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise((resolve) => server.close(resolve)));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, mostInFlight: () => most };
+  cleanups.push(site.close);
+  return site;
 }
 
 describe('linkscent crawl --per-host-concurrency', () => {

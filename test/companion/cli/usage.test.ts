@@ -73,6 +73,11 @@ describe('linkscent: bad usage exits 2 with one line', () => {
   it('a missing --positive', () =>
     expectOneLineFailure(['collect', 'http://127.0.0.1:9/', '--max-pages', '5', '--out', 'x.jsonl'], 2, /^linkscent collect: --positive is required/));
 
+  it('a bad URL pattern, naming its flag', async () => {
+    await expectOneLineFailure(['collect', 'http://127.0.0.1:9/', '--positive', '  ', '--max-pages', '5', '--out', 'x.jsonl'], 2, /^linkscent collect: --positive "  ": URL pattern is empty/);
+    await expectOneLineFailure(['train', 'a.jsonl', '--out', 'm.json', '--positive', 'a.org', '--negative', 'exa mple.org'], 2, /^linkscent train: --negative "exa mple.org": URL pattern is not a valid host name/);
+  });
+
   it('an option without its value', () =>
     expectOneLineFailure(['train', 'a.jsonl', '--out'], 2, /^linkscent train: --out needs a value$/));
 

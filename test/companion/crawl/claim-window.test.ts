@@ -5,27 +5,22 @@
  * slot per host and four workers, a window of 1 keeps the fetch order the strategy's order;
  * a wide window fills the idle workers with the low-ranked host's pages.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCrawl } from '../../../companion/crawl/crawler.ts';
 import type { CrawlStrategy } from '../../../companion/crawl/strategies/crawl-strategy.ts';
+import { startScriptedSite, type ScriptedSite } from '../support/hostile-server.ts';
 import { readPages, tempDir } from './crawl-test-helpers.ts';
 
-const servers: Server[] = [];
+const sites: ScriptedSite[] = [];
 let high: string;
 let low: string;
 
 /** Hosts are told apart by name (politeness is per host name), so each server has its own address. */
 async function serve(address: string, page: (path: string) => string, delayMs: number): Promise<string> {
-  const server = createServer((req, res) => {
-    if (req.url === '/robots.txt') return void res.writeHead(404).end();
-    setTimeout(() => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(req.url ?? '/')), delayMs);
-  });
-  await new Promise<void>((resolve) => server.listen(0, address, resolve));
-  servers.push(server);
-  return `http://${address}:${(server.address() as AddressInfo).port}`;
+  const site = await startScriptedSite({ address, page, delayMs });
+  sites.push(site);
+  return site.origin;
 }
 
 beforeAll(async () => {
@@ -37,7 +32,7 @@ beforeAll(async () => {
   }, 60);
 });
 afterAll(async () => {
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await Promise.all(sites.map((site) => site.close()));
 });
 
 function strategy(claimWindow: number): CrawlStrategy {

@@ -8,41 +8,28 @@
  * real `linkscent crawl` bin are run as child processes against a two-page loopback site.
  */
 import { spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startScriptedSite, type ScriptedSite } from '../support/hostile-server.ts';
 import { runCli } from '../support/run-cli.ts';
 import { pathOf, readPages, tempDir } from './crawl-test-helpers.ts';
 
 const CHILD = resolve(import.meta.dirname, '../support/crawl-child.ts');
 const DELAY_MS = 1500;
 
-let server: Server;
+const PAGES: Record<string, string> = {
+  '/': '<!doctype html><title>one</title><p>first page <a href="/two">two</a></p>',
+  '/two': '<!doctype html><title>two</title><p>second page, no links</p>',
+};
+
+let site: ScriptedSite;
 let origin: string;
-const arrivals: { path: string; at: number }[] = [];
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    arrivals.push({ path: req.url ?? '', at: performance.now() });
-    if (req.url === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end('<!doctype html><title>one</title><p>first page <a href="/two">two</a></p>');
-    } else if (req.url === '/two') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end('<!doctype html><title>two</title><p>second page, no links</p>');
-    } else {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      res.end('not found');
-    }
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  site = await startScriptedSite({ page: (path) => PAGES[path] });
+  origin = site.origin;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((done) => server.close(() => done()));
-});
+afterAll(() => site.close());
 
 function runChild(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
@@ -87,7 +74,7 @@ describe('a crawl waiting only on a per-host delay', () => {
       expect(pages.map((p) => pathOf(p.url))).toEqual(['/', '/two']);
       expect(pages.every((p) => p.status === 200)).toBe(true);
       // The delay was honoured, not skipped.
-      const starts = arrivals.filter((a) => a.path === '/' || a.path === '/two').slice(-2);
+      const starts = site.requests.filter((a) => a.path === '/' || a.path === '/two').slice(-2);
       expect(starts[1]!.at - starts[0]!.at).toBeGreaterThanOrEqual(DELAY_MS - 50);
     } finally {
       cleanup();

@@ -4,13 +4,12 @@
  * whose robots.txt never answers has its URLs recorded robots-denied. Meanwhile the other hosts
  * are crawled.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCrawl } from '../../../companion/crawl/crawler.ts';
 import type { CrawlStrategy } from '../../../companion/crawl/strategies/crawl-strategy.ts';
 import { createStrategy } from '../../../companion/crawl/strategies/index.ts';
+import { startScriptedSite } from '../support/hostile-server.ts';
 import { readPages, tempDir } from './crawl-test-helpers.ts';
 
 const cleanups: (() => unknown)[] = [];
@@ -20,24 +19,21 @@ afterEach(async () => {
 
 /** A site on `address` whose robots.txt answers 503 `failures` times, then 404 (no rules). */
 async function site(address: string, failures: number, links: string[] = []) {
-  let robotsAsked = 0;
-  const robotsAt: number[] = [];
-  const fetched: string[] = [];
-  const fetchedAt: number[] = [];
-  const server: Server = createServer((req, res) => {
-    if (req.url === '/robots.txt') {
-      robotsAsked++;
-      robotsAt.push(Date.now());
-      return void res.writeHead(robotsAsked <= failures ? 503 : 404).end();
-    }
-    fetched.push(req.url ?? '');
-    fetchedAt.push(Date.now());
-    const body = req.url === '/' ? links.map((href, i) => `<p><a href="${href}">page ${i}</a></p>`).join('') : '<p>a page</p>';
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<html><body>${body}</body></html>`);
+  const scripted = await startScriptedSite({
+    address,
+    robots: (n) => (n <= failures ? 503 : 404),
+    page: (path) => `<html><body>${path === '/' ? links.map((href, i) => `<p><a href="${href}">page ${i}</a></p>`).join('') : '<p>a page</p>'}</body></html>`,
   });
-  await new Promise<void>((resolve) => server.listen(0, address, resolve));
-  cleanups.push(() => new Promise((resolve) => server.close(resolve)));
-  return { origin: `http://${address}:${(server.address() as AddressInfo).port}`, robotsAsked: () => robotsAsked, robotsAt, fetched, fetchedAt };
+  cleanups.push(scripted.close);
+  const robots = () => scripted.requests.filter((r) => r.path === '/robots.txt');
+  const pages = () => scripted.requests.filter((r) => r.path !== '/robots.txt');
+  return {
+    origin: scripted.origin,
+    robotsAsked: () => robots().length,
+    robotsAt: () => robots().map((r) => r.at),
+    fetched: () => pages().map((r) => r.path),
+    fetchedAt: () => pages().map((r) => r.at),
+  };
 }
 
 async function crawl(seeds: string[], retries: number, strategy: CrawlStrategy = createStrategy('bfs'), robotsRetryMs = 150) {
@@ -63,7 +59,7 @@ describe('robots.txt unreachable', () => {
     const steady = await site('127.0.0.2', 0, ['/c']);
     const { summary, pages } = await crawl([`${flaky.origin}/`, `${steady.origin}/`], 2);
     expect(flaky.robotsAsked()).toBe(3);
-    expect(flaky.fetched.sort()).toEqual(['/', '/a', '/b']);
+    expect(flaky.fetched().sort()).toEqual(['/', '/a', '/b']);
     expect(pages.filter((p) => p.outcome === 'robots-denied')).toEqual([]);
     expect(summary).toMatchObject({ fetched: 5, robotsDenied: 0, stoppedBy: 'frontier-empty' });
     // The steady host did not wait for the flaky one.
@@ -74,7 +70,7 @@ describe('robots.txt unreachable', () => {
     const down = await site('127.0.0.1', Number.POSITIVE_INFINITY);
     const { summary, pages } = await crawl([`${down.origin}/`], 1);
     expect(down.robotsAsked()).toBe(2);
-    expect(down.fetched).toEqual([]);
+    expect(down.fetched()).toEqual([]);
     expect(pages).toHaveLength(1);
     expect(pages[0]).toMatchObject({ outcome: 'robots-denied', error: 'robots.txt answered HTTP 503 (asked 2 times)' });
     expect(summary).toMatchObject({ fetched: 0, robotsDenied: 1 });
@@ -93,9 +89,9 @@ describe('robots.txt unreachable', () => {
     };
     const { summary } = await crawl([`${flaky.origin}/`, `${steady.origin}/`], 1, focused, 400);
     expect(summary).toMatchObject({ fetched: 7, robotsDenied: 0 });
-    expect(steady.fetched.sort()).toEqual(['/', '/c', '/d', '/e']);
-    expect(flaky.robotsAt).toHaveLength(2);
+    expect(steady.fetched().sort()).toEqual(['/', '/c', '/d', '/e']);
+    expect(flaky.robotsAt()).toHaveLength(2);
     // Every steady page was fetched while the flaky host was set aside.
-    expect(Math.max(...steady.fetchedAt)).toBeLessThan(flaky.robotsAt[1]!);
+    expect(Math.max(...steady.fetchedAt())).toBeLessThan(flaky.robotsAt()[1]!);
   });
 });

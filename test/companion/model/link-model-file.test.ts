@@ -1,10 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadLinkModel, ModelFileError, saveLinkModel } from '../../../companion/model/link-model-file.ts';
-import { openNodeDb, writeModelFile } from '../../../companion/platform/node-indexeddb.ts';
+import { encodeModelFile } from '../../../shared/model/model-file.ts';
 import { NaiveBayes } from '../../../shared/model/naive-bayes.ts';
-import { saveModel } from '../../../shared/model/model-store.ts';
 import type { Topic } from '../../../shared/model/types.ts';
 import { tempDir } from '../crawl/crawl-test-helpers.ts';
 
@@ -28,14 +27,12 @@ function trained(): NaiveBayes {
 async function modelFile(ids: string[], withModel: string[]): Promise<string> {
   const { dir, cleanup } = tempDir('linkscent-model-');
   cleanups.push(cleanup);
-  const db = await openNodeDb(); // each has its own in-memory IndexedDB
-  for (const id of ids) {
-    if (withModel.includes(id)) await saveModel(db, topic(id), trained());
-    else await db.topics.put(topic(id));
-  }
+  const rows = withModel.map((id) => trained().toRows(id));
   const path = join(dir, 'model.json');
-  await writeModelFile(path, db);
-  db.close();
+  writeFileSync(
+    path,
+    encodeModelFile({ topics: ids.map(topic), models: rows.map((r) => r.header), features: rows.flatMap((r) => r.features) }),
+  );
   return path;
 }
 
@@ -85,5 +82,35 @@ describe('saveLinkModel, then loadLinkModel', () => {
     const loaded = await loadLinkModel(await modelFile(['finance'], ['finance']));
     expect(loaded.topic.urlTokens).toBeUndefined();
     expect(loaded.features.urlTokens).toBe(false);
+  });
+});
+
+describe('saveLinkModel writes the same bytes for the same training', () => {
+  const examples = ['股票 行情', '足球 比赛', '基金 收益'].map((anchor, i) => ({
+    url: `https://x.example/${i}`,
+    pageUrl: 'https://x.example/',
+    anchor,
+    before: '',
+    after: '',
+    label: (i === 1 ? 0 : 1) as 0 | 1,
+    source: 'pattern' as const,
+    topic: 'finance',
+  }));
+  const save = (name: string, now: number) => {
+    const { dir, cleanup } = tempDir('linkscent-model-');
+    cleanups.push(cleanup);
+    const path = join(dir, name);
+    const { id: _id, positive: _p, negative: _n, ...fields } = topic('x');
+    saveLinkModel(path, { ...fields, name: 'finance', urlTokens: false, positive: ['x.example'], model: trained(), examples: [...examples, examples[0]!] }, now);
+    return readFileSync(path, 'utf8');
+  };
+
+  it('byte for byte at the same time, and only the save time differs at another', () => {
+    const first = save('a.json', 1_700_000_000_000);
+    expect(save('b.json', 1_700_000_000_000)).toBe(first);
+    const later = save('c.json', 1_800_000_000_000);
+    expect(later).not.toBe(first);
+    expect(later.replaceAll('1800000000000', '1700000000000')).toBe(first);
+    expect(first.match(/"(savedAt|addedAt)":1700000000000/g)).toHaveLength(1 + 3); // the model, and each example once
   });
 });

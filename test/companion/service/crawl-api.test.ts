@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readModelFile } from '../../../companion/platform/node-indexeddb.ts';
+import { decodeModelFile } from '../../../shared/model/model-file.ts';
 import { startService, type RunningService } from '../../../companion/service/server.ts';
 import { startSiteServer, type SiteServer } from '../support/site-server.ts';
 import { call, parseJsonl, readEvents, tempHome, waitForCrawl, writeFinanceModel } from './service-helpers.ts';
@@ -105,19 +105,12 @@ describe('an nb crawl with a model', () => {
 
     const labels = await api(`/api/crawls/${info.id}/labels`);
     expect(labels.status).toBe(200);
-    const path = join(home.dir, 'labels.json');
-    writeFileSync(path, labels.text);
-    const db = await readModelFile(path);
-    try {
-      expect((await db.topics.toArray()).map((t) => t.id)).toEqual(['topic-finance']);
-      const examples = await db.examples.toArray();
-      expect(examples.length).toBeGreaterThan(20);
-      expect(examples.every((e) => e.source === 'crawl' && e.topic === 'topic-finance')).toBe(true);
-      for (const e of examples) expect(e.label).toBe(new URL(e.url).pathname.startsWith('/finance/') ? 1 : 0);
-      expect(await db.models.count()).toBe(0); // labels only: merging must not replace the model
-    } finally {
-      db.close();
-    }
+    const file = decodeModelFile(labels.text);
+    expect(file.topics.map((t) => t.id)).toEqual(['topic-finance']);
+    expect(file.examples.length).toBeGreaterThan(20);
+    expect(file.examples.every((e) => e.source === 'crawl' && e.topic === 'topic-finance')).toBe(true);
+    for (const e of file.examples) expect(e.label).toBe(new URL(e.url).pathname.startsWith('/finance/') ? 1 : 0);
+    expect(file.models).toHaveLength(0); // labels only: merging must not replace the model
 
     const list = (await api('/api/crawls')).json();
     expect(list.map((c: any) => c.id)).toContain(info.id);

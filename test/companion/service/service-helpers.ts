@@ -4,17 +4,17 @@
  * event reader, and a model file trained on the loopback site whose topic (finance) carries
  * on-topic URL patterns, as a model made in the extension does.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadNodeTokenizer } from '../../../companion/platform/jieba-node.ts';
-import { openNodeDb, writeModelFile } from '../../../companion/platform/node-indexeddb.ts';
 import { extractContexts } from '../../../shared/contexts/extract-contexts.ts';
 import { linkFeatures } from '../../../shared/features/link-features.ts';
 import type { FeatureOptions } from '../../../shared/features/types.ts';
-import { addExamples, saveModel } from '../../../shared/model/model-store.ts';
+import { exampleRows } from '../../../shared/model/example-key.ts';
+import { encodeModelFile } from '../../../shared/model/model-file.ts';
 import { NaiveBayes } from '../../../shared/model/naive-bayes.ts';
 import type { LabeledLink, Topic } from '../../../shared/model/types.ts';
 import { segmentsFromHtml } from '../../../shared/segments/from-html.ts';
@@ -164,14 +164,9 @@ export async function writeFinanceModel(path: string, site: SiteServer, options:
       examples.push({ url, pageUrl, anchor, before, after, label, source: 'pattern', topic: topic.id });
     }
   }
-  const db = await openNodeDb();
-  try {
-    await saveModel(db, topic, model);
-    await addExamples(db, examples);
-    await writeModelFile(path, db);
-  } finally {
-    db.close();
-  }
+  const { header, features: featureRows } = model.toRows(topic.id);
+  const rows = exampleRows(examples, Date.now()).map((row, i) => ({ ...row, id: i + 1 }));
+  writeFileSync(path, encodeModelFile({ topics: [topic], models: [header], features: featureRows, examples: rows }));
   return topic;
 }
 

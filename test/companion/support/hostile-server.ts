@@ -65,6 +65,10 @@
  * Also returned: `silentHost`, a raw TCP server on another port that accepts and never says a
  * word (https:// to it stalls the TLS handshake: a connect timeout), and `refusedOrigin`, a
  * port that was just closed (connection refused).
+ *
+ * For what fixed routes cannot say, `startScriptedSite` serves pages the test writes, on any
+ * loopback address (politeness is per host name: a second host is 127.0.0.2), slowly if asked,
+ * with a robots.txt that fails as many times as the test says, and counts requests in flight.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Server, type Socket } from 'node:net';
@@ -340,6 +344,68 @@ export async function startHostileServer(options: HostileServerOptions = {}): Pr
         new Promise<void>((resolve) => server.close(() => resolve())),
         new Promise<void>((resolve) => silent.close(() => resolve())),
       ]);
+    },
+  };
+}
+
+export interface ScriptedSiteOptions {
+  /** Loopback address to listen on. Default 127.0.0.1. */
+  address?: string;
+  /** The HTML of a path (answered 200 text/html, utf-8); undefined: 404. */
+  page: (path: string) => string | undefined;
+  /** The status of robots.txt's n-th answer (n from 1), with an empty body. Default: 404 (no rules). */
+  robots?: (n: number) => number;
+  /** Delay before each page's answer (robots.txt answers at once), ms. Default 0. */
+  delayMs?: number;
+}
+
+export interface ScriptedSite {
+  origin: string;
+  /** Every request, robots.txt included, in arrival order; `at` is performance.now(). */
+  requests: { path: string; at: number }[];
+  /** Requests seen for a path (query ignored). */
+  hits: (pathname: string) => number;
+  /** The most page requests (robots.txt aside) being answered at one time. */
+  mostInFlight: () => number;
+  close: () => Promise<void>;
+}
+
+export async function startScriptedSite(options: ScriptedSiteOptions): Promise<ScriptedSite> {
+  const { address = '127.0.0.1', page, robots = () => 404, delayMs = 0 } = options;
+  const requests: ScriptedSite['requests'] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  let robotsAsked = 0;
+  let inFlight = 0;
+  let most = 0;
+  const server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    requests.push({ path, at: performance.now() });
+    if (path === '/robots.txt') return void res.writeHead(robots(++robotsAsked)).end();
+    inFlight += 1;
+    most = Math.max(most, inFlight);
+    const answer = (): void => {
+      inFlight -= 1;
+      const body = page(path);
+      if (body === undefined) html(res, '<p>not found</p>', 404);
+      else html(res, body);
+    };
+    if (delayMs <= 0) return answer();
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      answer();
+    }, delayMs);
+    timers.add(timer);
+  });
+  await new Promise<void>((resolve) => server.listen(0, address, resolve));
+  return {
+    origin: `http://${address}:${(server.address() as AddressInfo).port}`,
+    requests,
+    hits: (pathname) => requests.filter((r) => r.path.split('?', 1)[0] === pathname).length,
+    mostInFlight: () => most,
+    close: async () => {
+      for (const timer of timers) clearTimeout(timer);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }

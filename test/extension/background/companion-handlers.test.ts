@@ -11,9 +11,8 @@ import { createDexieCompanionStore, createDexieSettingsStore, createDexieTopicSt
 import { CRAWL_CHOICE_DEFAULTS } from '../../../extension/storage/validate.ts';
 import { createDexieRepository } from '../../../extension/worker/dexie-repository.ts';
 import { createEngine, type Engine } from '../../../extension/worker/engine.ts';
-import type { LinkScentDb } from '../../../shared/model/db-schema.ts';
-import { exportModelFile } from '../../../shared/model/model-file.ts';
-import { addExamples } from '../../../shared/model/model-store.ts';
+import type { LinkScentDb } from '../../../extension/storage/database.ts';
+import { labelsFileText } from '../../../companion/model/link-model-file.ts';
 import type { Topic } from '../../../shared/model/types.ts';
 import { hubExamples, memoryDb, tokenizer } from '../support/memory-db.ts';
 import { crawlInfo, fakeService, type FakeService } from '../companion-client/fake-service.ts';
@@ -197,12 +196,8 @@ describe('Crawl from here', () => {
     const topic = await topicWithExamples();
     await pair();
     await start();
-    const companionDb = await memoryDb();
-    await companionDb.topics.put(topic);
     const crawled = [...hubExamples(topic.id), ...hubExamples(topic.id, 'https://crawled.example.net/')].map((e) => ({ ...e, source: 'crawl' as const }));
-    await addExamples(companionDb, crawled);
-    service.labels = await (await exportModelFile(companionDb)).text();
-    companionDb.close();
+    service.labels = labelsFileText(topic, crawled);
 
     refreshed = 0;
     expect(await ui['crawl/pull-labels']({ type: 'crawl/pull-labels' })).toEqual({ ok: true, offered: 24, added: 12, duplicates: 12 });

@@ -12,7 +12,7 @@ import type { BackgroundToContent } from '../../../extension/messages/background
 import { createDexieCompanionStore, createDexieSettingsStore, createDexieTopicStore } from '../../../extension/storage/dexie-stores.ts';
 import { createDexieRepository } from '../../../extension/worker/dexie-repository.ts';
 import { createEngine, type Engine } from '../../../extension/worker/engine.ts';
-import type { LinkScentDb } from '../../../shared/model/db-schema.ts';
+import type { LinkScentDb } from '../../../extension/storage/database.ts';
 import { FINANCE_ANCHORS, memoryDb, SPORT_ANCHORS, tokenizer } from '../support/memory-db.ts';
 
 let db: LinkScentDb;

@@ -4,7 +4,7 @@ import type { WorkerCaller } from '../../../extension/background/services.ts';
 import type { WorkerRemote } from '../../../extension/background/worker-host.ts';
 import { createDexieRepository } from '../../../extension/worker/dexie-repository.ts';
 import { createEngine, type Engine } from '../../../extension/worker/engine.ts';
-import type { LinkScentDb } from '../../../shared/model/db-schema.ts';
+import type { LinkScentDb } from '../../../extension/storage/database.ts';
 import { hubExamples, memoryDb, tokenizer, topic as makeTopic } from '../support/memory-db.ts';
 
 let db: LinkScentDb;

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { compileTopicPatterns, passiveExamples, patternLabel } from '../../../extension/background/passive-labels.ts';
+import { passiveExamples, passivePatterns } from '../../../extension/background/passive-labels.ts';
 import type { Topic } from '../../../shared/model/types.ts';
 
+// The rules themselves are tested with the one labeler (test/shared/labels/pattern-labels.test.ts);
+// here, what the background adds: source 'pattern', the topic's id, and lenience to bad patterns.
 const topic: Topic = {
   id: 't1',
   name: 'finance',
@@ -17,26 +19,6 @@ const topic: Topic = {
 const link = (url: string, anchor = 'a') => ({ url, pageUrl: 'https://portal.example.net/', anchor, before: 'b', after: 'c' });
 
 describe('passive labeling', () => {
-  it('labels links into on-topic sites 1 and, with no off-topic patterns, every other link 0', () => {
-    const matchers = compileTopicPatterns(topic);
-    expect(patternLabel('https://finance.example.org/stocks', matchers)).toBe(1);
-    expect(patternLabel('https://www.finance.example.org/', matchers)).toBe(1);
-    expect(patternLabel('http://news.example.com/money/today.html', matchers)).toBe(1);
-    expect(patternLabel('http://news.example.com/sport/today.html', matchers)).toBe(0);
-    expect(patternLabel('https://xfinance.example.org/', matchers)).toBe(0);
-  });
-
-  it('labels only links matching an off-topic pattern 0 when there are off-topic patterns', () => {
-    const matchers = compileTopicPatterns({ ...topic, negative: ['sport.example.com'] });
-    expect(patternLabel('https://sport.example.com/x', matchers)).toBe(0);
-    expect(patternLabel('https://other.example.com/x', matchers)).toBeNull();
-    expect(patternLabel('https://finance.example.org/', matchers)).toBe(1);
-  });
-
-  it('labels nothing when the topic has no on-topic pattern', () => {
-    expect(patternLabel('https://finance.example.org/', compileTopicPatterns({ positive: [], negative: ['x.org'] }))).toBeNull();
-  });
-
   it('turns a batch of contexts into labeled examples of source "pattern", skipping self-links', () => {
     const examples = passiveExamples(topic, [
       link('https://finance.example.org/1', '股票'),
@@ -49,8 +31,13 @@ describe('passive labeling', () => {
     ]);
   });
 
+  it('labels nothing for a topic without on-topic patterns', () => {
+    expect(passiveExamples({ ...topic, positive: [], negative: ['x.org'] }, [link('https://x.org/'), link('https://y.org/')])).toEqual([]);
+  });
+
   it('skips a pattern that does not compile instead of failing the page', () => {
-    const matchers = compileTopicPatterns({ positive: ['  ', 'finance.example.org'], negative: [] });
-    expect(matchers.positive).toHaveLength(1);
+    const patterns = passivePatterns({ positive: ['  ', 'finance.example.org'], negative: [] });
+    expect(patterns.positive).toHaveLength(1);
+    expect(passiveExamples({ ...topic, positive: ['  ', 'finance.example.org'] }, [link('https://finance.example.org/2')])).toHaveLength(1);
   });
 });

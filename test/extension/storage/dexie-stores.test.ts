@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDexieSettingsStore, createDexieTopicStore } from '../../../extension/storage/dexie-stores.ts';
 import { activeTopic } from '../../../extension/storage/stores.ts';
 import { SETTINGS_DEFAULTS } from '../../../extension/storage/validate.ts';
-import type { LinkScentDb } from '../../../shared/model/db-schema.ts';
+import type { LinkScentDb } from '../../../extension/storage/database.ts';
 import { memoryDb, topic } from '../support/memory-db.ts';
 
 let db: LinkScentDb;

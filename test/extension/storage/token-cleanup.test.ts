@@ -1,7 +1,7 @@
 /** Issue 12's upgrade clean-up on the shared schema (fake-indexeddb): token URLs go, the rest stays. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { removeTokenUrls } from '../../../extension/storage/token-cleanup.ts';
-import type { LinkScentDb } from '../../../shared/model/db-schema.ts';
+import type { LinkScentDb } from '../../../extension/storage/database.ts';
 import { exampleKey } from '../../../shared/model/example-key.ts';
 import type { LabeledLink } from '../../../shared/model/types.ts';
 import { memoryDb } from '../support/memory-db.ts';

@@ -1,20 +1,16 @@
 /**
- * The shared schema on an in-memory fake-indexeddb of its own, for the extension's storage and
- * worker tests, and the jieba tokenizer as the Worker builds it (Node build of jieba-wasm here).
+ * The extension's database on an in-memory fake-indexeddb of its own, for the extension's storage
+ * and worker tests, and the jieba tokenizer as the Worker builds it (Node build of jieba-wasm here).
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { cut } from 'jieba-wasm';
-import { LinkScentDb } from '../../../shared/model/db-schema.ts';
+import { LinkScentDb } from '../../../extension/storage/database.ts';
 import { createTokenizer } from '../../../shared/tokens/tokenizer.ts';
 import type { Topic } from '../../../shared/model/types.ts';
-import { installNodeGlobals } from '../../../companion/platform/node-indexeddb.ts';
 
-// dexie-export-import needs `self` and `FileReader`, which a browser and a Worker have; Node
-// gets them from the companion's platform module.
-installNodeGlobals();
-
-export async function memoryDb(): Promise<LinkScentDb> {
-  const db = new LinkScentDb(undefined, { indexedDB: new IDBFactory(), IDBKeyRange });
+/** An open database over its own fake-indexeddb (`factory`, or a fresh one: nothing shared). */
+export async function memoryDb(factory: IDBFactory = new IDBFactory()): Promise<LinkScentDb> {
+  const db = new LinkScentDb(undefined, { indexedDB: factory, IDBKeyRange });
   await db.open();
   return db;
 }

@@ -16,7 +16,7 @@ import { createDexieRepository } from '../../../extension/worker/dexie-repositor
 import { createEngine, type Engine } from '../../../extension/worker/engine.ts';
 import { EXPLAIN_TOP } from '../../../extension/worker/verdicts.ts';
 import { extractContexts } from '../../../shared/contexts/index.ts';
-import type { LinkScentDb } from '../../../shared/model/db-schema.ts';
+import type { LinkScentDb } from '../../../extension/storage/database.ts';
 import type { Topic } from '../../../shared/model/types.ts';
 import { segmentsFromDom, segmentsFromHtml } from '../../../shared/segments/index.ts';
 import { withDocument } from '../../shared/segments/dom-support.ts';

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../../extension/worker/engine.ts';
 import { createDexieRepository } from '../../../extension/worker/dexie-repository.ts';
-import type { LinkScentDb } from '../../../shared/model/db-schema.ts';
+import type { LinkScentDb } from '../../../extension/storage/database.ts';
 import { NaiveBayes } from '../../../shared/model/naive-bayes.ts';
 import { linkFeatures } from '../../../shared/features/link-features.ts';
 import type { LabeledLink, Topic } from '../../../shared/model/types.ts';

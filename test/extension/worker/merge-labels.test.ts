@@ -3,17 +3,18 @@
  * (`exportTopic`, `exportDatabase`): on the shared schema (fake-indexeddb) with the real
  * tokenizer and model.
  *
- * The labels file is made as the companion makes it (`crawl-manager.ts` labelsFile): a fresh
- * database holding the crawl's topic and its `crawl` examples, exported with `exportModelFile`.
+ * The labels file is made by the companion's own code (`labelsFileText`, what `crawl-manager.ts`
+ * labelsFile serves): the crawl's topic and its `crawl` examples.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../../extension/worker/engine.ts';
 import { createDexieRepository } from '../../../extension/worker/dexie-repository.ts';
 import { createDexieCompanionStore } from '../../../extension/storage/dexie-stores.ts';
-import type { LinkScentDb } from '../../../shared/model/db-schema.ts';
-import { checkModelFile } from '../../../shared/model/model-file-check.ts';
-import { exportModelFile } from '../../../shared/model/model-file.ts';
-import { addExamples } from '../../../shared/model/model-store.ts';
+import { CRAWL_CHOICE_DEFAULTS } from '../../../extension/storage/validate.ts';
+import type { LinkScentDb } from '../../../extension/storage/database.ts';
+import { labelsFileText } from '../../../companion/model/link-model-file.ts';
+import { decodeModelFile } from '../../../shared/model/model-file.ts';
+import { addExamples } from '../../../extension/storage/model-store.ts';
 import { NaiveBayes } from '../../../shared/model/naive-bayes.ts';
 import { linkFeatures } from '../../../shared/features/link-features.ts';
 import type { LabeledLink, Topic } from '../../../shared/model/types.ts';
@@ -41,14 +42,7 @@ function crawlExamples(topicId: string, page = 'https://crawled.example.net/hub'
 
 /** The companion's labels file for `examples` of `fileTopic` (a topic row as the crawl has it). */
 async function labelsFile(fileTopic: Topic, examples: readonly LabeledLink[]): Promise<string> {
-  const companionDb = await memoryDb();
-  try {
-    await companionDb.topics.put(fileTopic);
-    await addExamples(companionDb, examples);
-    return await (await exportModelFile(companionDb)).text();
-  } finally {
-    companionDb.close();
-  }
+  return labelsFileText(fileTopic, examples);
 }
 
 /** The model trained from scratch on the stored examples, without save times, features sorted. */
@@ -151,16 +145,14 @@ describe('model files for the companion', () => {
 
     const text = await engine.exportTopic(topic);
     expect(text).not.toContain('secret-token');
-    const file = checkModelFile(text, db); // a valid model file: row counts match the rows
-    const rows = (name: string) => file.data.data.find((entry) => entry.tableName === name)?.rows ?? [];
-    // (On fake-indexeddb, dexie-export-import marks the arrays with `$types`; its import reads them.)
-    expect(rows('topics').map(({ $types: _types, ...row }) => row)).toEqual([topic]);
-    expect(rows('examples')).toHaveLength(12);
-    expect(rows('examples').every((row) => row.topic === topic.id)).toBe(true);
-    expect(rows('models').map((row) => row.topic)).toEqual([topic.id]);
-    expect(rows('features').length).toBeGreaterThan(0);
-    expect(rows('pages')).toEqual([]);
-    expect(rows('settings')).toEqual([]);
+    const file = decodeModelFile(text); // a valid model file: row counts match the rows
+    expect(file.topics).toEqual([topic]);
+    expect(file.examples).toHaveLength(12);
+    expect(file.examples.every((row) => row.topic === topic.id)).toBe(true);
+    expect(file.models.map((row) => row.topic)).toEqual([topic.id]);
+    expect(file.features.length).toBeGreaterThan(0);
+    expect(file.pages).toEqual([]);
+    expect(file.settings).toEqual([]);
   });
 
   it('exports one topic of several when another fills the last chunk of a table (regression: a trailing comma)', async () => {
@@ -172,10 +164,8 @@ describe('model files for the companion', () => {
     const many = Array.from({ length: 2100 }, (_, i) => ({ ...hubExamples(other.id)[i % 12]!, url: `https://sport.example.org/many/${i}` }));
     await addExamples(db, many);
     const text = await engine.exportTopic(topic);
-    const file = checkModelFile(text, db);
-    expect(file.data.data.find((entry) => entry.tableName === 'examples')?.rows).toHaveLength(12);
-    const second = checkModelFile(await engine.exportTopic(other), db);
-    expect(second.data.data.find((entry) => entry.tableName === 'examples')?.rows).toHaveLength(2100);
+    expect(decodeModelFile(text).examples).toHaveLength(12);
+    expect(decodeModelFile(await engine.exportTopic(other)).examples).toHaveLength(2100);
   });
 
   it('never writes the pairing token into an export, whatever row carried it', async () => {
@@ -190,8 +180,7 @@ describe('model files for the companion', () => {
   it('exports a topic never scored yet with its model (the companion refuses a file without one)', async () => {
     await createDexieRepository(db).putExamples(hubExamples(topic.id)); // stored, no model saved
     expect(await db.models.count()).toBe(0);
-    const file = checkModelFile(await engine.exportTopic(topic), db);
-    expect(file.data.data.find((entry) => entry.tableName === 'models')?.rows).toHaveLength(1);
+    expect(decodeModelFile(await engine.exportTopic(topic)).models).toHaveLength(1);
   });
 
   it('keeps the pairing out of the database export, and keeps it across an import', async () => {
@@ -203,8 +192,7 @@ describe('model files for the companion', () => {
     const text = await engine.exportDatabase();
     expect(text).not.toContain('secret-token');
     expect(text).not.toContain('companion.');
-    const file = checkModelFile(text, db);
-    expect(file.data.data.find((entry) => entry.tableName === 'settings')?.rows).toEqual([{ key: 'maxLinksPerPage', value: 500 }]);
+    expect(decodeModelFile(text).settings).toEqual([{ key: 'maxLinksPerPage', value: 500 }]);
 
     // A file that carries someone else's pairing does not replace ours.
     const foreign = JSON.parse(text);
@@ -212,7 +200,7 @@ describe('model files for the companion', () => {
     settings.rows.push({ key: 'companion.token', value: 'someone-elses-token-0123456789' });
     foreign.data.tables.find((table: { name: string }) => table.name === 'settings').rowCount = settings.rows.length;
     await engine.importDatabase(JSON.stringify(foreign));
-    expect(await companion.get()).toEqual({ port: 7555, token: 'secret-token-0123456789abcdef', lastCrawl: { id: 'c1', topicId: topic.id, startedAt: 1 } });
+    expect(await companion.get()).toEqual({ port: 7555, token: 'secret-token-0123456789abcdef', lastCrawl: { id: 'c1', topicId: topic.id, startedAt: 1 }, crawlChoice: CRAWL_CHOICE_DEFAULTS });
     expect(await db.settings.get('maxLinksPerPage')).toEqual({ key: 'maxLinksPerPage', value: 500 });
   });
 });

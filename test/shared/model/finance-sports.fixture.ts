@@ -6,7 +6,7 @@
  * in new combinations, alongside words never seen in training.
  */
 import type { FeatureVector } from '../../../shared/features/types.ts';
-import type { Label } from '../../../shared/model/types.ts';
+import type { Label, LabeledLink, Topic } from '../../../shared/model/types.ts';
 
 const FINANCE = [
   '股票 行情 今日 收盘',
@@ -71,3 +71,28 @@ export function bagOf(anchor: string): FeatureVector {
   for (const word of anchor.split(/\s+/).filter(Boolean)) bag.set(`a:${word}`, (bag.get(`a:${word}`) ?? 0) + 1);
   return bag;
 }
+
+/** A topic of finance links (feature group 1, Bernoulli), the model files' tests' topic. */
+export const FINANCE_TOPIC: Topic = {
+  id: 'finance',
+  name: '财经',
+  lexicon: ['股票', '基金'],
+  positive: ['finance.example.com'],
+  negative: [],
+  threshold: 0.5,
+  featureGroup: 1,
+  form: 'bernoulli',
+  window: 80,
+};
+
+/** The 40 anchors as labeled links of `FINANCE_TOPIC`, found on one portal page. */
+export const FINANCE_LINKS: LabeledLink[] = FINANCE_SPORTS.map(({ anchor, label }, n) => ({
+  url: `https://${label ? 'finance' : 'sports'}.example.com/${n}`,
+  pageUrl: 'https://portal.example.com/',
+  anchor: anchor.replaceAll(' ', ''),
+  before: '',
+  after: '',
+  label,
+  source: 'pattern',
+  topic: FINANCE_TOPIC.id,
+}));

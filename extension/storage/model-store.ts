@@ -1,12 +1,12 @@
 /**
- * Reading and writing models and examples in the one schema (`db-schema.ts`). A model is its
+ * Reading and writing models and examples in the extension's database (`database.ts`). A model is its
  * header row plus its feature rows; both are written in one transaction, so a reader never sees
  * a header with another model's features.
  */
-import type { LinkScentDb } from './db-schema.ts';
-import { exampleKey } from './example-key.ts';
-import { NaiveBayes } from './naive-bayes.ts';
-import type { ExampleRow, LabeledLink, Topic } from './types.ts';
+import { exampleRows } from '../../shared/model/example-key.ts';
+import { NaiveBayes } from '../../shared/model/naive-bayes.ts';
+import type { ExampleRow, LabeledLink, Topic } from '../../shared/model/types.ts';
+import type { LinkScentDb } from './database.ts';
 
 /** Stores the topic and replaces its model (header and every feature row) in one transaction. */
 export async function saveModel(db: LinkScentDb, topic: Topic, nb: NaiveBayes): Promise<void> {
@@ -43,15 +43,8 @@ export async function addExamples(
   now: number = Date.now(),
 ): Promise<{ added: number; duplicates: number }> {
   return db.transaction('rw', db.examples, async () => {
-    const rows = new Map<string, ExampleRow>();
-    let duplicates = 0;
-    for (const example of examples) {
-      const key = exampleKey(example);
-      const id = JSON.stringify([example.topic, key]);
-      if (rows.has(id)) duplicates++;
-      else rows.set(id, { ...stripId(example), key, addedAt: now });
-    }
-    const candidates = [...rows.values()];
+    const candidates = exampleRows(examples, now);
+    const duplicates = examples.length - candidates.length;
     // The compound index's own keys: which [topic, key] pairs are stored already.
     const stored = await db.examples.where('[topic+key]').anyOf(candidates.map((row) => [row.topic, row.key])).keys();
     const existing = new Set(stored.map((pair) => JSON.stringify(pair)));
@@ -64,10 +57,4 @@ export async function addExamples(
 /** The topic's examples, in the order they were added (an index is walked in primary-key order within a value). */
 export async function listExamples(db: LinkScentDb, topicId: string): Promise<ExampleRow[]> {
   return db.examples.where('topic').equals(topicId).toArray();
-}
-
-/** A copy without an `id` (a row read elsewhere must get a fresh one here). */
-function stripId(example: LabeledLink): LabeledLink {
-  const { id: _id, key: _key, addedAt: _addedAt, ...link } = example as ExampleRow;
-  return link;
 }

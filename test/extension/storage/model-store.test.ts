@@ -1,10 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openNodeDb } from '../../../companion/platform/node-indexeddb.ts';
-import { LinkScentDb, LINKSCENT_DB_NAME, SCHEMA_V1 } from '../../../shared/model/db-schema.ts';
+import { Dexie } from 'dexie';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import type { LinkScentDb } from '../../../extension/storage/database.ts';
+import { LINKSCENT_DB_NAME, STORES_BY_VERSION, TABLE_NAMES } from '../../../shared/model/model-file-schema.ts';
 import { exampleKey } from '../../../shared/model/example-key.ts';
-import { addExamples, listExamples, loadModel, saveModel } from '../../../shared/model/model-store.ts';
+import { addExamples, listExamples, loadModel, saveModel } from '../../../extension/storage/model-store.ts';
 import { NaiveBayes } from '../../../shared/model/naive-bayes.ts';
 import type { LabeledLink, Topic } from '../../../shared/model/types.ts';
+import { memoryDb } from '../support/memory-db.ts';
 
 const TOPIC: Topic = {
   id: 't',
@@ -33,18 +36,18 @@ const open: LinkScentDb[] = [];
 afterEach(() => {
   for (const db of open.splice(0)) db.close();
 });
-async function freshDb() {
-  const db = await openNodeDb();
+async function freshDb(factory?: IDBFactory) {
+  const db = await memoryDb(factory);
   open.push(db);
   return db;
 }
 
 describe('db schema', () => {
-  it('has the six tables, on the schema of version 1, named "linkscent"', async () => {
+  it('has the eight tables of format version 2, in the codec\'s order, named "linkscent"', async () => {
     const db = await freshDb();
     expect(db.name).toBe(LINKSCENT_DB_NAME);
-    expect(db.verno).toBe(1);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(Object.keys(SCHEMA_V1).sort());
+    expect(db.verno).toBe(2);
+    expect(db.tables.map((t) => t.name)).toEqual(TABLE_NAMES);
     expect(db.examples.schema.primKey.auto).toBe(true);
     expect(db.examples.schema.idxByName['[topic+key]']?.unique).toBe(true);
   });
@@ -56,6 +59,34 @@ describe('db schema', () => {
     await expect(db.examples.add(row())).rejects.toThrow(/constraint/i);
     await db.examples.add({ ...row(), topic: 'other' }); // another topic may hold the same link
     expect(await db.examples.count()).toBe(2);
+  });
+});
+
+describe('the upgrade from version 1 to 2', () => {
+  it('adds the level tables and keeps every row of a version-1 database', async () => {
+    const factory = new IDBFactory();
+    const v1 = new Dexie(LINKSCENT_DB_NAME, { indexedDB: factory, IDBKeyRange });
+    v1.version(1).stores(STORES_BY_VERSION[1]);
+    await v1.open();
+    const model = new NaiveBayes({ form: 'multinomial' }).fit([vec('a:x', 'a:y'), vec('a:z')], [1, 0]);
+    const { header, features } = model.toRows(TOPIC.id);
+    await v1.table('topics').put(TOPIC);
+    await v1.table('models').put(header);
+    await v1.table('features').bulkPut(features);
+    await v1.table('examples').add({ ...link('a'), key: exampleKey(link('a')), addedAt: 1 });
+    await v1.table('pages').put({ topic: 't', url: 'https://x.example/', title: 'X', seenAt: 2 });
+    await v1.table('settings').put({ key: 'maxLinksPerPage', value: 500 });
+    const before = Object.fromEntries(await Promise.all(v1.tables.map(async (t) => [t.name, await t.toArray()] as const)));
+    v1.close();
+
+    const db = await freshDb(factory);
+    expect(db.verno).toBe(2);
+    for (const [name, rows] of Object.entries(before)) expect(await db.table(name).toArray()).toEqual(rows);
+    expect(await db.levelModels.count()).toBe(0);
+    await db.levelModels.put({ topic: 't', rowsVersion: 1, levels: 3, alpha: 1, count: [1, 0, 0], tokens: [1, 0, 0], vocabularySize: 1, savedAt: 3 });
+    await db.levelFeatures.put({ topic: 't', feature: 'a:x', occurrences: [1, 0, 0] });
+    expect(await db.levelFeatures.where('topic').equals('t').count()).toBe(1);
+    expect((await loadModel(db, TOPIC.id))!.score(vec('a:x')).p).toBe(model.score(vec('a:x')).p);
   });
 });
 

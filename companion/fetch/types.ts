@@ -1,0 +1,47 @@
+/**
+ * What a page fetch gives back, in a file of its own: the fetcher (`fetch-page.ts`), the
+ * decisions over its result (`fetch-errors.ts`, `retry-policy.ts`) and the crawl loop all read
+ * these types, and none of them needs the fetcher itself to do so.
+ */
+import type { CharsetSource } from './charset.ts';
+
+export type FetchOutcome =
+  | 'ok' | 'not-html' | 'binary' | 'too-large' | 'http-error' | 'robots-denied' | 'redirect-denied'
+  | 'redirect-loop' | 'too-many-redirects' | 'timeout' | 'network-error';
+
+export interface FetchedPage {
+  /** The URL asked for, as given. */
+  url: string;
+  /** The last URL requested (after redirects that were followed). */
+  finalUrl: string;
+  /** HTTP status of the last response; 0 when none arrived (refused, reset, DNS, connect timeout). */
+  status: number;
+  /** Media type without parameters (`text/html`); sniffed when the header had none; '' if unknown. */
+  contentType: string;
+  /** The charset the HTML was decoded with, normalised (`utf-8`, `gb18030`, `big5`, …). */
+  charset?: string;
+  /** Decoded body bytes read (0 when the body was skipped unread). */
+  bytes: number;
+  /** Each redirect target in order, including a refused last one; empty when none. */
+  redirects: string[];
+  /** Decoded text, only for HTML pages read in full (`outcome: 'ok'`). */
+  html?: string;
+  outcome: FetchOutcome;
+  /** One clear line when outcome is not 'ok'. */
+  error?: string;
+  /** Whether trying again later may succeed (set when outcome is not 'ok'); see fetch-errors.ts. */
+  retryable?: boolean;
+  /** Where `charset` came from: byte order mark, header, meta tag, default or the GB18030 fallback. */
+  charsetSource?: CharsetSource;
+  /** True when `contentType` was sniffed from the body because the header had none. */
+  sniffed?: boolean;
+  /** Bytes on the wire for the last response's body (differs from `bytes` when compressed). */
+  wireBytes?: number;
+  /** An error response's Retry-After in ms from when it arrived (429, 503), when given and valid. */
+  retryAfterMs?: number;
+}
+
+/** A robots checker: RobotsCache fits; kept structural so tests and callers can pass their own. */
+export interface RobotsCheck {
+  isAllowed(url: string): Promise<boolean>;
+}

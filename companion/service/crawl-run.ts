@@ -1,0 +1,105 @@
+/**
+ * One run of a service crawl: the crawl's model (when it has one) becomes its strategy and its
+ * topic's hooks (`crawl-topic.ts`), `runCrawl` goes until it is done, aborted or fails, and its
+ * progress and its end are written to the crawl's record. Never throws: a failure is the
+ * crawl's `failed` state with one line of error.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Topic } from '../../shared/model/types.ts';
+import type { Tokenizer } from '../../shared/tokens/types.ts';
+import { runCrawl } from '../crawl/crawler.ts';
+import type { CrawlProgress } from '../crawl/progress.ts';
+import { createStrategy, type CrawlStrategy } from '../crawl/strategies/index.ts';
+import { oneLine } from '../platform/one-line.ts';
+import { CrawlStore, STORE_FILE } from '../store/crawl-store.ts';
+import type { CrawlEntry, Run } from './crawl-entry.ts';
+import { infoProgress, MODEL_FILE } from './crawl-record.ts';
+import { topicCrawlParts } from './crawl-topic.ts';
+
+export interface RunDeps {
+  log: (line: string) => void;
+  /** The jieba tokenizer, loaded once for every crawl of the service. */
+  tokenizer(): Promise<Tokenizer>;
+}
+
+/** Starts a run of `entry` in the background; `entry.run.done` settles when it is over. */
+export function startRun(entry: CrawlEntry, resume: boolean, deps: RunDeps): void {
+  const run: Run = { controller: new AbortController(), shutdown: false, done: Promise.resolve() };
+  entry.run = run;
+  run.done = execute(entry, run, resume, deps);
+}
+
+async function execute(entry: CrawlEntry, run: Run, resume: boolean, deps: RunDeps): Promise<void> {
+  const { plan } = entry.record;
+  const elapsedBefore = entry.record.elapsedBeforeMs;
+  try {
+    const { strategy, topic } = await strategyFor(entry, deps);
+    const parts = topicCrawlParts({
+      topic,
+      scoresAreModel: plan.strategy === 'nb',
+      seeds: plan.seeds,
+      sameSite: plan.sameSite,
+      addLabels: (links) => {
+        run.labels ??= CrawlStore.open(entry.dir, { create: false });
+        run.labels.addLabeledLinks(links);
+      },
+    });
+    // A crawl killed after crawl.json was written but before its store was made starts afresh.
+    const resumeStore = resume && existsSync(join(entry.dir, STORE_FILE));
+    const summary = await runCrawl({
+      seeds: resumeStore ? [] : plan.seeds,
+      outDir: entry.dir,
+      maxPages: plan.maxPages,
+      maxDepth: plan.maxDepth,
+      concurrency: plan.concurrency,
+      delayMs: plan.delayMs,
+      strategy,
+      resume: resumeStore,
+      hooks: parts.hooks,
+      pageJudge: parts.pageJudge,
+      relevanceThreshold: parts.relevanceThreshold,
+      signal: run.controller.signal,
+      onProgress: (progress) => onProgress(entry, run, progress, elapsedBefore),
+      log: (line) => deps.log(`crawl ${entry.id}: ${line}`),
+    });
+    ended(entry, run, summary.stoppedBy === 'aborted' ? undefined : { state: 'done' });
+  } catch (error) {
+    deps.log(`crawl ${entry.id} failed: ${oneLine(error)}`);
+    ended(entry, run, { state: 'failed', error: oneLine(error) });
+  } finally {
+    run.labels?.close();
+    run.labels = undefined;
+  }
+}
+
+async function strategyFor(entry: CrawlEntry, deps: RunDeps): Promise<{ strategy: CrawlStrategy; topic: Topic | null }> {
+  const { plan, topic } = entry.record;
+  if (topic === null) return { strategy: createStrategy('bfs'), topic: null };
+  const { loadLinkScorer } = await import('../model/link-model-file.ts');
+  const loaded = await loadLinkScorer(join(entry.dir, MODEL_FILE), await deps.tokenizer(), topic.id);
+  const strategy =
+    plan.strategy === 'nb' ? createStrategy('nb', { scorer: loaded.scorer, modelFingerprint: loaded.fingerprint }) : createStrategy('bfs');
+  return { strategy, topic: loaded.topic };
+}
+
+function onProgress(entry: CrawlEntry, run: Run, progress: CrawlProgress, elapsedBefore: number): void {
+  if (entry.run !== run) return;
+  run.lastProgress = progress;
+  entry.record.progress = infoProgress(progress, elapsedBefore);
+  entry.saveIfDue();
+  entry.notify();
+}
+
+/** A run is over: its time is added up, and the crawl is done or failed unless paused, stopped or closing. */
+function ended(entry: CrawlEntry, run: Run, outcome: { state: 'done' | 'failed'; error?: string } | undefined): void {
+  // The run's last report (its final one) is already in record.progress; bank its time.
+  entry.record.elapsedBeforeMs += run.lastProgress?.elapsedMs ?? 0;
+  if (entry.run === run) entry.run = undefined;
+  if (outcome !== undefined && entry.record.state === 'running' && !run.shutdown) {
+    entry.record.state = outcome.state;
+    if (outcome.error !== undefined) entry.record.error = outcome.error;
+  }
+  entry.save();
+  entry.notify();
+}
