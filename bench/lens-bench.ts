@@ -192,9 +192,16 @@ interface PageLinks {
   links: { href: string; lit: boolean }[];
 }
 
-async function visit(page: Page, url: string): Promise<PageLinks> {
+/** The page's links once every one has its verdict; null when that never happened (counted apart). */
+async function visit(page: Page, url: string): Promise<PageLinks | null> {
   await page.goto(url, { waitUntil: 'load' });
-  const settled = (await page.evaluate(settledJs(120_000))) as { settledAt: number; total: number };
+  let settled: { settledAt: number; total: number };
+  try {
+    settled = (await page.evaluate(settledJs(60_000))) as { settledAt: number; total: number };
+  } catch (error) {
+    console.error(`  ${url}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}; left out`);
+    return null;
+  }
   // The batch's examples are stored by the time its verdicts are back; a moment for the last write.
   await page.waitForTimeout(200);
   const links = await page.$$eval(`a[href]`, (anchors, level) => anchors.map((a) => ({ href: (a as HTMLAnchorElement).href, lit: a.hasAttribute(level) })), LEVEL);
@@ -213,6 +220,8 @@ interface RunResult {
   threshold: string;
   firstHighlight: number[];
   noHighlightPages: number;
+  /** Judged pages whose links never all got a verdict (left out of every figure). */
+  unsettled: number;
   settled: number[];
 }
 
@@ -269,9 +278,13 @@ async function runTopic(extension: string, config: BenchConfig, topic: BenchTopi
     // 3. Judging.
     const patterns: UrlMatcher[] = [...topic.positive, ...topic.negative].map(compileUrlPattern);
     let mistakes = 0;
-    const result: RunResult = { judged: 0, onTopic: 0, lit: 0, tp: 0, examples: stats.counts.byLabel, threshold, firstHighlight: [], noHighlightPages: 0, settled: [] };
+    const result: RunResult = { judged: 0, onTopic: 0, lit: 0, tp: 0, examples: stats.counts.byLabel, threshold, firstHighlight: [], noHighlightPages: 0, unsettled: 0, settled: [] };
     for (const url of judge) {
       const seen = await visit(page, url);
+      if (seen === null) {
+        result.unsettled++;
+        continue;
+      }
       const self = normalizeUrl(url, url);
       result.settled.push(seen.settledAt);
       if (seen.firstHighlight === null) result.noHighlightPages++;
@@ -344,7 +357,13 @@ async function main(): Promise<void> {
     }
   }
 
-  const web: LocalWeb = await startLocalWeb({ packages: [...new Set(TOPICS.map((t) => t.package))] });
+  let web: LocalWeb;
+  try {
+    web = await startLocalWeb({ packages: [...new Set(TOPICS.map((t) => t.package))] });
+  } catch (error) {
+    if (baseDir) rmSync(baseDir, { recursive: true, force: true });
+    throw error;
+  }
   const rev = execFileSync('git', ['-C', repoRoot, 'rev-parse', '--short', 'HEAD']).toString().trim();
   console.log(`LinkScent lens benchmark: ${CHROMIUM}, ${cpus().length} CPUs, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}; tree ${rev}${base ? `, before = ${base}` : ''}`);
   console.log(`Protocol: per topic ${PAGES} teaching pages then ${PAGES} judged pages, drawn with seed ${SEED} from every page of the site; links judged: not to the page itself, no pattern covers them.`);
@@ -366,7 +385,8 @@ async function main(): Promise<void> {
         console.log(
           `   ${config.label.padEnd(30)}${String(r.judged).padStart(6)}  ${pct(r.onTopic, r.judged).padStart(9)}  ${pct(r.lit, r.judged).padStart(7)} ` +
             `${f2(precision).padStart(9)} ${f2(recall).padStart(6)} ${f2(f1).padStart(6)}  ${first.padStart(8)} (${r.noHighlightPages} without)` +
-            `                ${median(r.settled).toFixed(0).padStart(5)} ms  ${r.examples.on}/${r.examples.off}  ${r.threshold}`,
+            `                ${median(r.settled).toFixed(0).padStart(5)} ms  ${r.examples.on}/${r.examples.off}  ${r.threshold}` +
+            (r.unsettled > 0 ? `  [${r.unsettled} judged pages never settled, left out]` : ''),
         );
       }
     }

@@ -160,12 +160,15 @@ export function createUiHandlers(services: BackgroundServices): UiHandlers {
       }
     },
 
-    async 'db/import'({ fileText }) {
+    async 'db/import'({ fileText, replace }) {
       if (typeof fileText !== 'string' || fileText.trim() === '') return { ok: false, error: 'The file is empty.' };
       try {
-        const { examples } = await worker.call('importDatabase', (remote) => remote.importDatabase(fileText));
+        const result = await worker.call('importDatabase', (remote) => remote.importDatabase(fileText, replace === true));
+        // A replaced database may no longer hold the active topic.
+        const current = await settings.get();
+        if (current.activeTopicId === null || !(await topics.get(current.activeTopicId))) await setActive((await topics.list())[0]?.id ?? null);
         await refreshAllTabs(tabs);
-        return { ok: true, examples };
+        return { ok: true, ...result };
       } catch (error) {
         return failure(error);
       }

@@ -4,7 +4,7 @@
  */
 import type { Label, Topic } from '../../shared/model/types.ts';
 import type { Unlisted } from './request-types.ts';
-import type { HeldOut } from './worker-api.ts';
+import type { HeldOut, ImportResult } from './worker-api.ts';
 import type { CompanionSettings, CrawlChoice, ExtensionSettings, TopicInput } from './settings.ts';
 import type { CompanionFailure, CompanionStatusView, Counts, CrawlView, Failure } from './views.ts';
 
@@ -19,7 +19,8 @@ export type UiToBackground =
   | { type: 'page/mark'; tabId?: number; pageUrl: string; label: Label }
   | { type: 'site/toggle'; host: string; enabled: boolean }
   | { type: 'db/export' }
-  | { type: 'db/import'; fileText: string }
+  /** Merges a model file into the database; `replace` (asked for apart, after a confirmation) empties it first. */
+  | { type: 'db/import'; fileText: string; replace?: boolean }
   /** The stored pairing (port and token), to fill the options page's form. */
   | { type: 'companion/get' }
   /** Stores port and token (token '' forgets the pairing), then asks the companion for its status. */
@@ -60,7 +61,7 @@ export interface UiToBackgroundReplies {
   /** The whole database as a Dexie export file (dexie-export-import's format). */
   'db/export': { ok: true; fileText: string; fileName: string } | Failure;
   /** On failure nothing was changed. */
-  'db/import': { ok: true; examples: number } | Failure;
+  'db/import': ({ ok: true } & ImportResult) | Failure;
   'companion/get': Pick<CompanionSettings, 'port' | 'token' | 'crawlChoice'>;
   /** `status` is null when the pairing was forgotten (token ''). */
   'companion/pair': { ok: true; status: CompanionStatusView | null } | CompanionFailure | Failure;

@@ -62,6 +62,17 @@ export interface MergeResult {
   duplicates: number;
 }
 
+/** What an import did. */
+export interface ImportResult {
+  /** Topics in the file (added, or replacing the topic with the same id). */
+  topics: number;
+  /** Examples written; `duplicates`: the file's examples already stored, left as they were. */
+  examples: number;
+  duplicates: number;
+  /** Examples stored now, every topic. */
+  total: number;
+}
+
 export interface WorkerApi {
   /** Answers once jieba and the database are ready; the host's liveness probe. */
   ping(): Promise<'pong'>;
@@ -98,8 +109,10 @@ export interface WorkerApi {
    */
   mergeLabels(topic: Topic, fileText: string, fromTopicId?: string): Promise<MergeResult>;
   /**
-   * Replaces the whole database with an export file's contents, then drops the warm models.
-   * Throws an Error with a one-line message, and changes nothing, when the file is wrong.
+   * Imports a model file: merged by default (topics by id, examples by link context; the merged
+   * topics' models rebuilt over all their examples), or, with `replace`, the database becomes
+   * the file. Says what it added. Throws an Error with a one-line message, and changes nothing,
+   * when the file is wrong.
    */
-  importDatabase(fileText: string): Promise<{ examples: number }>;
+  importDatabase(fileText: string, replace?: boolean): Promise<ImportResult>;
 }

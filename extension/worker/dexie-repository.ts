@@ -102,6 +102,8 @@ export function createDexieRepository(db: LinkScentDb): ExampleRepository {
       });
     },
 
+    topic: (topicId) => db.topics.get(topicId),
+
     examples: (topicId) => listExamples(db, topicId).then((rows) => rows.map(linkOf)),
 
     async counts(topicId): Promise<Counts> {
@@ -154,9 +156,9 @@ export function createDexieRepository(db: LinkScentDb): ExampleRepository {
       return { topicIds: file.topics.map((topic) => topic.id), examples: file.examples.map(linkOf) };
     },
 
-    async importFile(fileText) {
+    async importFile(fileText, { replace = false } = {}) {
       const pairing = await db.settings.where('key').startsWith(COMPANION_KEY_PREFIX).toArray();
-      await importModelFile(db, fileText, { replace: true });
+      const summary = await importModelFile(db, fileText, { replace });
       // A file never carries this installation's pairing (see the header); whatever pairing rows
       // a hand-made file had are replaced by ours. A second transaction: the import's own must
       // not wait on anything but IndexedDB.
@@ -164,6 +166,7 @@ export function createDexieRepository(db: LinkScentDb): ExampleRepository {
         await db.settings.where('key').startsWith(COMPANION_KEY_PREFIX).delete();
         await db.settings.bulkPut(pairing);
       });
+      return summary;
     },
   };
 }

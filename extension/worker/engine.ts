@@ -281,14 +281,25 @@ export function createEngine({ tokenizer, repository, saveDelayMs = 500, templat
       return repository.exportFile();
     },
 
-    async importDatabase(fileText: string) {
+    async importDatabase(fileText: string, replace = false) {
       await flush();
-      await repository.importFile(fileText);
-      // Everything warm came from the old database.
+      const topicIds = (await repository.readFileExamples(fileText)).topicIds;
+      const summary = await repository.importFile(fileText, { replace });
+      // Everything warm came from the database as it was.
       warm.clear();
       dirty.clear();
+      // A merge leaves a file's topic with the file's model: rebuilt over every example it now
+      // has (ours and the file's), so the model equals its examples again. A topic with no
+      // examples (a `linkscent train` file carries its model only) keeps the file's model.
+      if (!replace) {
+        for (const id of topicIds) {
+          const examples = await repository.examples(id);
+          const topic = await repository.topic(id);
+          if (topic && examples.length > 0) await repository.saveModel(topic, train(topic, examples).model);
+        }
+      }
       const { byLabel } = await repository.counts(null);
-      return { examples: byLabel.on + byLabel.off };
+      return { topics: summary.topics, examples: summary.examples, duplicates: summary.duplicateExamples, total: byLabel.on + byLabel.off };
     },
   };
 }

@@ -221,7 +221,7 @@ describe('options page', () => {
       'db/import': (m) => {
         try {
           JSON.parse(String(m['fileText']));
-          return { ok: true, examples: 42 };
+          return { ok: true, topics: 2, examples: 42, duplicates: 5, total: 99, replaced: m['replace'] === true };
         } catch {
           return { ok: false, error: 'Not a LinkScent export file: unexpected end of JSON. Nothing was changed.' };
         }
@@ -237,12 +237,28 @@ describe('options page', () => {
     expect(sentOf(browser, 'topics/list')).toHaveLength(listsBefore);
 
     chooseFile(input, new File(['{"formatName":"dexie"}'], 'good.json'));
-    await vi.waitFor(() => expect($('#data-status').textContent).toBe('Imported: 42 examples.'));
+    await vi.waitFor(() => expect($('#data-status').textContent).toBe('Imported: 2 topics; 42 new examples, 5 already here.'));
     await vi.waitFor(() => expect(sentOf(browser, 'topics/list')).toHaveLength(listsBefore + 1));
 
     chooseFile(input, new File([], 'empty.json'));
     await vi.waitFor(() => expect($('#data-status').textContent).toBe('The file is empty. Nothing was changed.'));
     expect(sentOf(browser, 'db/import')).toHaveLength(2);
+  });
+
+  it('replaces everything only from its own control, and only after the user confirms', async () => {
+    const { browser } = await open({ 'db/import': () => ({ ok: true, topics: 1, examples: 3, duplicates: 0, total: 3 }) });
+    const answers = [false, true];
+    const asked: string[] = [];
+    window.confirm = (question?: string) => (asked.push(String(question)), answers.shift()!);
+    const input = $<HTMLInputElement>('#replace-file');
+    chooseFile(input, new File(['{"formatName":"dexie"}'], 'other.json'));
+    await vi.waitFor(() => expect($('#data-status').textContent).toBe('Nothing was replaced.'));
+    expect(sentOf(browser, 'db/import')).toEqual([]);
+    chooseFile(input, new File(['{"formatName":"dexie"}'], 'other.json'));
+    await vi.waitFor(() => expect($('#data-status').textContent).toBe("Replaced: the database now holds the file's 1 topics and 3 examples."));
+    expect(sentOf(browser, 'db/import')).toEqual([{ type: 'db/import', fileText: '{"formatName":"dexie"}', replace: true }]);
+    expect(asked).toHaveLength(2);
+    expect(asked[0]).toMatch(/will be lost/);
   });
 });
 

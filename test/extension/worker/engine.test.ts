@@ -212,7 +212,7 @@ describe('worker engine', () => {
     await engine.dropTopic(topic.id);
     expect(await db.examples.count()).toBe(0);
 
-    expect(await engine.importDatabase(file)).toEqual({ examples: 12 });
+    expect(await engine.importDatabase(file)).toEqual({ topics: 1, examples: 12, duplicates: 0, total: 12 });
     expect(await db.topics.get(topic.id)).toEqual(topic);
     expect(await engine.counts(topic)).toMatchObject({ byLabel: { on: 6, off: 6 } });
     expect(await engine.scoreLinks(topic, links)).toEqual(scores);

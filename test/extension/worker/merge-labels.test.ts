@@ -12,7 +12,10 @@ import { createDexieRepository } from '../../../extension/worker/dexie-repositor
 import { createDexieCompanionStore } from '../../../extension/storage/dexie-stores.ts';
 import { CRAWL_CHOICE_DEFAULTS } from '../../../extension/storage/validate.ts';
 import type { LinkScentDb } from '../../../extension/storage/database.ts';
-import { labelsFileText } from '../../../companion/model/link-model-file.ts';
+import { labelsFileText, saveLinkModel } from '../../../companion/model/link-model-file.ts';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { decodeModelFile } from '../../../shared/model/model-file.ts';
 import { addExamples } from '../../../extension/storage/model-store.ts';
 import { NaiveBayes } from '../../../shared/model/naive-bayes.ts';
@@ -181,6 +184,36 @@ describe('model files for the companion', () => {
     await createDexieRepository(db).putExamples(hubExamples(topic.id)); // stored, no model saved
     expect(await db.models.count()).toBe(0);
     expect(decodeModelFile(await engine.exportTopic(topic)).models).toHaveLength(1);
+  });
+
+  it('imports a `linkscent train` file as one more topic, keeping every topic and example here', async () => {
+    await engine.observe(topic, hubExamples(topic.id));
+    const dir = mkdtempSync(join(tmpdir(), 'linkscent-train-'));
+    try {
+      const path = join(dir, 'model.json');
+      const trained = hubExamples('x', 'https://crawl.example.net/').map((example) => ({ ...example, url: `${example.url}?c` }));
+      const model = new NaiveBayes({ form: 'multinomial' });
+      for (const example of trained) model.add(linkFeatures(example, tokenizer, { group: 2, lexicon: [], urlTokens: true }), example.label);
+      saveLinkModel(path, { name: 'trained 财经', lexicon: [], threshold: 0.5, featureGroup: 2, form: 'multinomial', window: 80, urlTokens: true, model, examples: trained });
+      const result = await engine.importDatabase(readFileSync(path, 'utf8'));
+      expect(result).toEqual({ topics: 1, examples: 12, duplicates: 0, total: 24 });
+      expect((await db.topics.toArray()).map((row) => row.name).sort()).toEqual(['trained 财经', '财经']);
+      expect(await db.examples.where('topic').equals(topic.id).count()).toBe(12);
+      // Importing it again adds nothing.
+      expect(await engine.importDatabase(readFileSync(path, 'utf8'))).toMatchObject({ examples: 0, duplicates: 12 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('replaces the database only when asked to', async () => {
+    await engine.observe(topic, hubExamples(topic.id));
+    const other = makeTopic({ id: 'sport', name: '体育' });
+    await db.topics.put(other);
+    const file = await engine.exportTopic(topic);
+    await engine.observe(other, hubExamples(other.id));
+    expect(await engine.importDatabase(file, true)).toMatchObject({ topics: 1, total: 12 });
+    expect((await db.topics.toArray()).map((row) => row.id)).toEqual([topic.id]);
   });
 
   it('keeps the pairing out of the database export, and keeps it across an import', async () => {
