@@ -164,9 +164,12 @@ export function createUiHandlers(services: BackgroundServices): UiHandlers {
       if (typeof fileText !== 'string' || fileText.trim() === '') return { ok: false, error: 'The file is empty.' };
       try {
         const result = await worker.call('importDatabase', (remote) => remote.importDatabase(fileText, replace === true));
-        // A replaced database may no longer hold the active topic.
-        const current = await settings.get();
-        if (current.activeTopicId === null || !(await topics.get(current.activeTopicId))) await setActive((await topics.list())[0]?.id ?? null);
+        // A merge keeps our settings, so with no active topic here the first one becomes it (a
+        // replace takes the file's settings, active topic included, as they are).
+        if (replace !== true) {
+          const { activeTopicId } = await settings.get();
+          if (activeTopicId === null || !(await topics.get(activeTopicId))) await setActive((await topics.list())[0]?.id ?? null);
+        }
         await refreshAllTabs(tabs);
         return { ok: true, ...result };
       } catch (error) {
