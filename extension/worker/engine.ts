@@ -17,7 +17,7 @@
  * the user marked (by target URL: their mark wins over the model); and, for every topic, the
  * template links seen (`shared/labels/template-links.ts`), whose later sightings are not learned.
  */
-import { ownEvidence, TemplateLinks } from '../../shared/labels/template-links.ts';
+import { TemplateLinks } from '../../shared/labels/template-links.ts';
 import { NaiveBayes } from '../../shared/model/naive-bayes.ts';
 import { topicFeatureOptions } from '../../shared/model/topic-features.ts';
 import type { Label, LabeledLink, LabelSource, Topic } from '../../shared/model/types.ts';
@@ -227,12 +227,9 @@ export function createEngine({ tokenizer, repository, saveDelayMs = 500, templat
       const template = links.map((link) => templates.see(link));
       const entry = await warmFor(topic);
       const threshold = thresholdOf(entry);
-      const { scorer } = entry;
-      return links.map((link, i) => {
-        // A template link is judged on its own evidence, not its neighbours' (template-links.ts).
-        const score = template[i] ? scorer.model.score(ownEvidence(scorer.featuresOf(link)), EXPLAIN_TOP) : scorer.score(link);
-        return verdictOf(link.ref, score, threshold, { self: link.url === link.pageUrl, mark: entry.marks.get(link.url), template: template[i]! });
-      });
+      return links.map((link, i) =>
+        verdictOf(link.ref, entry.scorer.score(link), threshold, { self: link.url === link.pageUrl, mark: entry.marks.get(link.url), template: template[i]! }),
+      );
     },
 
     async observe(topic: Topic, examples: LabeledLink[], page?: SeenPage): Promise<ObserveResult> {

@@ -6,8 +6,7 @@
  * links on every page, so learning every sighting as a new example floods the model with one
  * context per page per link, and their contexts are each other's anchors, which say nothing
  * about where the link leads. So, once a link is known as a template link, a page's sighting of
- * it is not learned again, and it is highlighted only on strong evidence of its own: scored on
- * `ownEvidence` (its anchor and URL, not its neighbours), at the strong level.
+ * it is not learned again, and it is highlighted only on strong evidence of its own.
  *
  * The rule: `(host of the page, target URL, anchor)` seen on at least `minPages` distinct pages
  * of that host. The anchor is compared after trimming, collapsing white space and lower-casing,
@@ -18,7 +17,6 @@
  * Pure and platform-free: the extension's worker keeps one for every topic (a site's template is
  * the site's, not a topic's); tests drive it with hand-made links.
  */
-import type { FeatureVector } from '../features/types.ts';
 import { urlHost } from '../urls/normalize-url.ts';
 
 export interface TemplateLinkOptions {
@@ -43,18 +41,6 @@ export function templateKey(link: Sighting): string {
   const host = urlHost(link.pageUrl) ?? '';
   const anchor = link.anchor.trim().replace(/\s+/gu, ' ').toLowerCase();
   return `${host}\u0000${link.url}\u0000${anchor}`;
-}
-
-/**
- * A link's own evidence: its features without the context ones (`c:` words, `lex:context`),
- * which for a template link are its neighbours in the menu. Anchor (`a:`, `lex:anchor`) and URL
- * (`u:`) features stay. For the multinomial form a left-out feature simply adds nothing; the
- * Bernoulli form reads it as absent, which is what a link with no context of its own is.
- */
-export function ownEvidence(features: FeatureVector): FeatureVector {
-  const own: FeatureVector = new Map();
-  for (const [name, count] of features) if (!name.startsWith('c:') && name !== 'lex:context') own.set(name, count);
-  return own;
 }
 
 export class TemplateLinks {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ownEvidence, TemplateLinks, templateKey } from '../../../shared/labels/template-links.ts';
+import { TemplateLinks, templateKey } from '../../../shared/labels/template-links.ts';
 
 const page = (n: number, host = 'docs.test') => `https://${host}/help/page-${n}.html`;
 const nav = (pageUrl: string, anchor = 'Functions') => ({ url: 'https://docs.test/help/functions.html', pageUrl, anchor });
@@ -62,12 +62,5 @@ describe('TemplateLinks', () => {
   it('refuses options that make no rule', () => {
     expect(() => new TemplateLinks({ minPages: 1 })).toThrow(/minPages/);
     expect(() => new TemplateLinks({ maxEntries: 0 })).toThrow(/maxEntries/);
-  });
-});
-
-describe('ownEvidence', () => {
-  it("keeps a link's anchor and URL features and leaves out its neighbours' context", () => {
-    const features = new Map([['a:函数', 1], ['c:求和', 2], ['u:scalc', 1], ['lex:anchor', 1], ['lex:context', 1]]);
-    expect([...ownEvidence(features)]).toEqual([['a:函数', 1], ['u:scalc', 1], ['lex:anchor', 1]]);
   });
 });
