@@ -3,7 +3,7 @@
  * fields refused by name, defaults filled in. A bad request is one HttpError 400 naming the field.
  */
 import { normalizeUrl } from '../../shared/urls/normalize-url.ts';
-import type { CrawlRequest } from '../../shared/service-api/types.ts';
+import { requestScope, type CrawlRequest } from '../../shared/service-api/types.ts';
 import { HttpError } from './http-io.ts';
 
 /** A checked request with every default filled in: what `crawl.json` keeps. */
@@ -27,7 +27,7 @@ const LIMITS = { maxPages: 100_000, maxDepth: 1000, concurrency: 64, delayMs: 60
 
 /** Every field of the contract's request, once: the record makes the compiler check the list. */
 const FIELD_SET: Record<keyof CrawlRequest, true> = {
-  seeds: true, modelId: true, topicId: true, strategy: true, maxPages: true, maxDepth: true, concurrency: true, delayMs: true, sameSite: true,
+  seeds: true, modelId: true, topicId: true, strategy: true, maxPages: true, maxDepth: true, concurrency: true, delayMs: true, sameSite: true, scope: true,
 };
 const FIELDS: string[] = Object.keys(FIELD_SET);
 
@@ -54,6 +54,9 @@ export function checkCrawlRequest(body: unknown): CrawlPlan {
   }
   if (strategy === 'nb' && modelId === undefined) throw bad('strategy nb needs a modelId (upload a model with POST /api/models)');
   if (input.sameSite !== undefined && typeof input.sameSite !== 'boolean') throw bad(`sameSite must be true or false, got ${JSON.stringify(input.sameSite)}`);
+  // Interim (issue 12, the wire field): until the service crawls by domain, a scope it cannot keep is refused, never widened.
+  if (input.scope !== undefined && input.scope !== 'any' && input.scope !== 'seed-hosts') throw bad(`scope ${JSON.stringify(input.scope)} is not supported by this service yet (use "any" or "seed-hosts")`);
+  if (input.scope !== undefined && input.sameSite !== undefined && requestScope(input as Pick<CrawlRequest, 'scope'>) !== (input.sameSite ? 'seed-hosts' : 'any')) throw bad('scope and sameSite disagree: give scope only');
   return {
     seeds,
     modelId: modelId ?? null,
@@ -63,7 +66,7 @@ export function checkCrawlRequest(body: unknown): CrawlPlan {
     maxDepth: wholeNumber(input, 'maxDepth', 0, LIMITS.maxDepth),
     concurrency: wholeNumber(input, 'concurrency', 1, LIMITS.concurrency),
     delayMs: wholeNumber(input, 'delayMs', 0, LIMITS.delayMs),
-    sameSite: (input.sameSite as boolean | undefined) ?? REQUEST_DEFAULTS.sameSite,
+    sameSite: input.scope !== undefined ? input.scope === 'seed-hosts' : ((input.sameSite as boolean | undefined) ?? REQUEST_DEFAULTS.sameSite),
   };
 }
 

@@ -8,21 +8,28 @@
  */
 import type { Topic } from '../../shared/model/types.ts';
 import { normalizeUrl } from '../../shared/urls/normalize-url.ts';
-import type { CrawlInfo, CrawlRequest } from '../../shared/service-api/types.ts';
+import type { CrawlInfo, CrawlRequest, CrawlScope } from '../../shared/service-api/types.ts';
 import { CompanionError, createCompanionClient, type CompanionClient } from '../companion-client/client.ts';
-import type { CompanionSettings } from '../messages/settings.ts';
+import type { CompanionSettings, CrawlChoice } from '../messages/settings.ts';
 import type { CompanionFailure, CrawlProblem, CrawlView } from '../messages/views.ts';
 import { activeTopic } from '../storage/stores.ts';
-import { validatePairing } from '../storage/validate.ts';
+import { CRAWL_CHOICE_DEFAULTS, validateCrawlChoice, validatePairing } from '../storage/validate.ts';
 import type { UiHandlers } from './router.ts';
 import { refreshAllTabs, type BackgroundServices } from './services.ts';
 
+/** Limits of a crawl started from the popup when the user chose none (`CRAWL_CHOICE_DEFAULTS` says why). */
+export const CRAWL_FROM_HERE: Pick<CrawlRequest, 'maxPages' | 'maxDepth'> = { maxPages: CRAWL_CHOICE_DEFAULTS.maxPages, maxDepth: CRAWL_CHOICE_DEFAULTS.maxDepth };
+
 /**
- * Limits of a crawl started from the popup: a look around the page, not a site mirror. 200 pages
- * at the service's default 500 ms per host take under two minutes on one site; depth 3 keeps the
- * crawl near the page the user chose.
+ * The request fields of a scope. The older field says 'any' and 'seed-hosts' (`sameSite`), which
+ * every service version accepts; only 'seed-domains' needs `scope`, which a service from before it
+ * refuses with a line naming the field, rather than crawl wider than asked.
  */
-export const CRAWL_FROM_HERE: Pick<CrawlRequest, 'maxPages' | 'maxDepth'> = { maxPages: 200, maxDepth: 3 };
+export function scopeFields(scope: CrawlScope): Pick<CrawlRequest, 'scope' | 'sameSite'> {
+  if (scope === 'seed-hosts') return { sameSite: true };
+  if (scope === 'seed-domains') return { scope };
+  return {};
+}
 
 type CompanionHandlers = Pick<UiHandlers, 'companion/get' | 'companion/pair' | 'companion/status' | 'crawl/start' | 'crawl/get' | 'crawl/pull-labels'>;
 
@@ -43,7 +50,11 @@ export function createCompanionHandlers(services: BackgroundServices): Companion
   const clientOf = (stored: Pick<CompanionSettings, 'port' | 'token'>): CompanionClient =>
     createCompanionClient({ port: stored.port, token: stored.token, ...(services.fetch ? { fetch: services.fetch } : {}) });
 
-  const view = (client: CompanionClient, info: CrawlInfo): CrawlView => ({ info, dashboardUrl: client.dashboardUrl(info) });
+  const view = (client: CompanionClient, info: CrawlInfo, choice?: CrawlChoice): CrawlView => ({
+    info,
+    dashboardUrl: client.dashboardUrl(info),
+    ...(choice === undefined ? {} : { choice }),
+  });
 
   async function statusOf(client: CompanionClient) {
     const status = await client.status();
@@ -52,8 +63,8 @@ export function createCompanionHandlers(services: BackgroundServices): Companion
 
   return {
     async 'companion/get'() {
-      const { port, token } = await companion.get();
-      return { port, token };
+      const { port, token, crawlChoice } = await companion.get();
+      return { port, token, crawlChoice };
     },
 
     async 'companion/pair'({ port, token }) {
@@ -80,8 +91,12 @@ export function createCompanionHandlers(services: BackgroundServices): Companion
       }
     },
 
-    async 'crawl/start'({ pageUrl }) {
+    async 'crawl/start'({ pageUrl, choice: asked }) {
       const stored = await companion.get();
+      const checkedChoice = asked === undefined ? ({ ok: true, value: stored.crawlChoice } as const) : validateCrawlChoice(asked);
+      if (!checkedChoice.ok) return refusal('internal', checkedChoice.error, stored.port);
+      const choice = checkedChoice.value;
+      if (asked !== undefined) await companion.put({ crawlChoice: choice });
       const topic = await activeTopic(topics, settings);
       if (topic === null) return refusal('no-topic', 'Choose or create a topic first.', stored.port);
       const seed = typeof pageUrl === 'string' ? normalizeUrl(pageUrl, pageUrl) : undefined;
@@ -99,9 +114,16 @@ export function createCompanionHandlers(services: BackgroundServices): Companion
         const fileText = await worker.call('exportTopic', (remote) => remote.exportTopic(topic));
         const model = await client.uploadModel(fileText);
         const topicId = model.topics.some((t) => t.id === topic.id) ? topic.id : model.topics[0]?.id;
-        const info = await client.startCrawl({ seeds: [seed], modelId: model.modelId, ...(topicId ? { topicId } : {}), ...CRAWL_FROM_HERE });
-        await companion.put({ lastCrawl: { id: info.id, topicId: topic.id, startedAt: Date.now() } });
-        return { ok: true, crawl: view(client, info) };
+        const info = await client.startCrawl({
+          seeds: [seed],
+          modelId: model.modelId,
+          ...(topicId ? { topicId } : {}),
+          maxPages: choice.maxPages,
+          maxDepth: choice.maxDepth,
+          ...scopeFields(choice.scope),
+        });
+        await companion.put({ lastCrawl: { id: info.id, topicId: topic.id, startedAt: Date.now(), choice } });
+        return { ok: true, crawl: view(client, info, choice) };
       } catch (error) {
         return failure(error, stored.port);
       }
@@ -113,7 +135,7 @@ export function createCompanionHandlers(services: BackgroundServices): Companion
       if (stored.lastCrawl === null || !paired) return { ok: true, crawl: null, paired };
       const client = clientOf(stored);
       try {
-        return { ok: true, crawl: view(client, await client.crawl(stored.lastCrawl.id)), paired };
+        return { ok: true, crawl: view(client, await client.crawl(stored.lastCrawl.id), stored.lastCrawl.choice), paired };
       } catch (error) {
         // The companion forgot the crawl (another home directory): stop showing it.
         if (error instanceof CompanionError && error.problem === 'not-found') {

@@ -8,6 +8,7 @@ import { normalizeUrl, urlHost } from '../../shared/urls/normalize-url.ts';
 import type { PageLink } from '../messages/page-links.ts';
 import { activeTopic } from '../storage/stores.ts';
 import { isExcluded, TOPIC_DEFAULTS } from '../storage/validate.ts';
+import { carriesToken, isCompanionPage } from '../companion-client/companion-pages.ts';
 import { passiveExamples } from './passive-labels.ts';
 import type { ContentHandlers } from './router.ts';
 import type { BackgroundServices } from './services.ts';
@@ -31,12 +32,17 @@ function hostOf(url: string): string {
 }
 
 export function createContentHandlers(services: BackgroundServices): ContentHandlers {
-  const { topics, settings, worker, badge } = services;
+  const { topics, settings, worker, badge, companion } = services;
 
+  /**
+   * The active topic, or null where the content script must do nothing: an excluded site, or a
+   * page of the companion service (its dashboard's URLs carry the pairing token, issue 12).
+   */
   async function enabledTopic(pageUrl: string) {
-    const current = await settings.get();
-    if (isExcluded(hostOf(pageUrl), current.excludedSites)) return { topic: null, current };
-    return { topic: await activeTopic(topics, settings), current };
+    const [current, pairing] = await Promise.all([settings.get(), companion.get()]);
+    if (isExcluded(hostOf(pageUrl), current.excludedSites)) return { topic: null, current, token: pairing.token };
+    if (isCompanionPage(pageUrl, pairing.port) || carriesToken(pageUrl, pairing.token)) return { topic: null, current, token: pairing.token };
+    return { topic: await activeTopic(topics, settings), current, token: pairing.token };
   }
 
   return {
@@ -49,10 +55,11 @@ export function createContentHandlers(services: BackgroundServices): ContentHand
     async 'page/links'(message, origin) {
       // The page is the sender's, not whatever the message says, in the pipeline's URL form.
       const pageUrl = normalizeUrl(origin.url, origin.url) ?? origin.url;
-      const { topic } = await enabledTopic(pageUrl);
+      const { topic, token } = await enabledTopic(pageUrl);
       if (topic === null) return { verdicts: [] };
       const raw: unknown[] = Array.isArray(message.links) ? message.links.slice(0, MAX_BATCH) : [];
-      const links = raw.map((link) => cleanLink(link, pageUrl)).filter((link): link is PageLink => link !== null);
+      // A link that carries the pairing token is neither scored nor stored.
+      const links = raw.map((link) => cleanLink(link, pageUrl)).filter((link): link is PageLink => link !== null && !carriesToken(link.url, token));
       if (links.length === 0) return { verdicts: [] };
       const contexts: LinkContext[] = links.map(({ ref: _ref, ...context }) => context);
       const examples = passiveExamples(topic, contexts);

@@ -8,12 +8,13 @@ import browser, { type Runtime } from 'webextension-polyfill';
 import { openExtensionDb } from '../storage/database.ts';
 import { createDexieCompanionStore, createDexieSettingsStore, createDexieTopicStore } from '../storage/dexie-stores.ts';
 import { activeTopic } from '../storage/stores.ts';
+import { removeTokenUrls } from '../storage/token-cleanup.ts';
 import { createContentHandlers } from './content-handlers.ts';
 import { createDirectPortSource } from './direct-host.ts';
 import { labelOfMenuItem, markLink, MENU_IDS } from './link-marks.ts';
 import { createOffscreenPortSource } from './offscreen-host.ts';
 import { createRouter } from './router.ts';
-import type { BackgroundServices } from './services.ts';
+import { refreshAllTabs, type BackgroundServices } from './services.ts';
 import { createUiHandlers } from './ui-handlers.ts';
 import { WorkerHost } from './worker-host.ts';
 
@@ -79,7 +80,23 @@ async function createMenus(): Promise<void> {
   browser.contextMenus.create({ id: MENU_IDS.off, title: message('menuMarkLinkOff', 'Link is off topic'), contexts: ['link'] });
 }
 
-browser.runtime.onInstalled.addListener(() => void createMenus());
+browser.runtime.onInstalled.addListener(() => {
+  void createMenus();
+  void cleanTokenUrls().catch((error: unknown) => console.error('LinkScent: removing token URLs failed', error));
+});
+
+/**
+ * Issue 12's upgrade: examples stored from the companion's dashboard before its pages were left
+ * alone carry the pairing token in a URL. They go, and their topics' models are rebuilt.
+ */
+async function cleanTokenUrls(): Promise<void> {
+  const { token } = await services.companion.get();
+  const cleaned = await removeTokenUrls(db, token);
+  for (const topicId of cleaned.topics) {
+    const topic = await services.topics.get(topicId);
+    if (topic) await host.call('retrain', (remote) => remote.retrain(topic));
+  }
+}
 browser.runtime.onStartup.addListener(() => void createMenus());
 
 browser.contextMenus.onClicked.addListener((info, tab) => {
@@ -91,6 +108,7 @@ browser.contextMenus.onClicked.addListener((info, tab) => {
     if (topic === null) return;
     const click = { linkUrl: info.linkUrl!, pageUrl, ...(info.linkText ? { linkText: info.linkText } : {}) };
     await markLink(host, topic, click, label);
-    if (tab?.id !== undefined) await services.tabs.send(tab.id, { type: 'verdicts/refresh' });
+    // The mark shows wherever the link appears, so every open page re-scores, not this one only.
+    await refreshAllTabs(services.tabs);
   })().catch((error: unknown) => console.error('LinkScent: marking the link failed', error));
 });

@@ -37,8 +37,11 @@ export interface BackgroundServices {
   fetch?: FetchLike;
 }
 
-/** Asks every tab to re-read its settings and re-score its links (the model or topic changed). */
-export async function refreshAllTabs(tabs: TabsAdapter): Promise<void> {
-  const ids = await tabs.allTabIds();
+/**
+ * Asks every tab (but `except`, refreshed already) to re-read its settings and re-score its links
+ * (the model, a mark or the topic changed).
+ */
+export async function refreshAllTabs(tabs: TabsAdapter, except?: number): Promise<void> {
+  const ids = (await tabs.allTabIds()).filter((id) => id !== except);
   await Promise.all(ids.map((id) => tabs.send(id, { type: 'verdicts/refresh' })));
 }

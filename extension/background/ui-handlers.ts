@@ -6,6 +6,7 @@
  */
 import type { Topic } from '../../shared/model/types.ts';
 import { normalizeUrl, urlHost } from '../../shared/urls/normalize-url.ts';
+import type { TopicInput } from '../messages/settings.ts';
 import type { Counts, Failure } from '../messages/views.ts';
 import { activeTopic } from '../storage/stores.ts';
 import { isExcluded, mergeSettings, normalizeHost, validateTopic } from '../storage/validate.ts';
@@ -24,8 +25,18 @@ export function needsRetrain(before: Topic, after: Topic): boolean {
   return (
     before.featureGroup !== after.featureGroup ||
     before.form !== after.form ||
+    (before.urlTokens === true) !== (after.urlTokens === true) ||
     JSON.stringify(before.lexicon) !== JSON.stringify(after.lexicon)
   );
+}
+
+/** The fields of a stored topic an edit keeps unless it names them. */
+function keptFields(topic: Topic): Partial<TopicInput> {
+  return {
+    urlTokens: topic.urlTokens === true,
+    thresholdMode: topic.thresholdMode ?? 'fixed',
+    ...(topic.targetPrecision === undefined ? {} : { targetPrecision: topic.targetPrecision }),
+  };
 }
 
 function exportFileName(now = new Date()): string {
@@ -49,10 +60,13 @@ export function createUiHandlers(services: BackgroundServices): UiHandlers {
     },
 
     async 'topics/save'({ topic: input }) {
-      const checked = validateTopic(input);
+      const stored = typeof input?.id === 'string' ? await topics.get(input.id.trim()) : undefined;
+      // An edit keeps what the form does not show: a topic made before URL tokens and calibration
+      // keeps its features and its fixed threshold until the user changes them.
+      const checked = validateTopic(stored ? { ...keptFields(stored), ...input } : input);
       if (!checked.ok) return checked;
       const topic = checked.value;
-      const before = await topics.get(topic.id);
+      const before = stored;
       await topics.put(topic);
       if ((await settings.get()).activeTopicId === null) await setActive(topic.id);
       if (before && needsRetrain(before, topic)) await worker.call('retrain', (remote) => remote.retrain(topic));
@@ -95,7 +109,7 @@ export function createUiHandlers(services: BackgroundServices): UiHandlers {
             worker.call('counts', (remote) => remote.counts(topic)),
             worker.call('evaluateHeldOut', (remote) => remote.evaluateHeldOut(topic)),
           ])
-        : [EMPTY_COUNTS, { accuracy: null, n: 0 }];
+        : [EMPTY_COUNTS, null];
       let pageOnTopicLinks: number | null = null;
       let host: string | null = null;
       if (tabId !== undefined) {
@@ -106,8 +120,7 @@ export function createUiHandlers(services: BackgroundServices): UiHandlers {
       return {
         topic,
         counts,
-        heldOutAccuracy: heldOut.accuracy,
-        heldOutN: heldOut.n,
+        heldOut,
         pageOnTopicLinks,
         siteEnabled: host === null ? null : !isExcluded(host, current.excludedSites),
         host,
@@ -121,7 +134,9 @@ export function createUiHandlers(services: BackgroundServices): UiHandlers {
       if (url === undefined) return { ok: false, error: 'Only web pages (http or https) can be marked.' };
       if (label !== 0 && label !== 1) return { ok: false, error: `A label is 0 or 1, not ${String(label)}.` };
       const { labeled } = await worker.call('labelTarget', (remote) => remote.labelTarget(topic, url, label, 'page'));
+      // The page's links re-score, and so does every open page linking to it (the mark shows there).
       if (tabId !== undefined) await tabs.send(tabId, { type: 'verdicts/refresh' });
+      await refreshAllTabs(tabs, tabId);
       return { ok: true, labeled };
     },
 
@@ -145,12 +160,18 @@ export function createUiHandlers(services: BackgroundServices): UiHandlers {
       }
     },
 
-    async 'db/import'({ fileText }) {
+    async 'db/import'({ fileText, replace }) {
       if (typeof fileText !== 'string' || fileText.trim() === '') return { ok: false, error: 'The file is empty.' };
       try {
-        const { examples } = await worker.call('importDatabase', (remote) => remote.importDatabase(fileText));
+        const result = await worker.call('importDatabase', (remote) => remote.importDatabase(fileText, replace === true));
+        // A merge keeps our settings, so with no active topic here the first one becomes it (a
+        // replace takes the file's settings, active topic included, as they are).
+        if (replace !== true) {
+          const { activeTopicId } = await settings.get();
+          if (activeTopicId === null || !(await topics.get(activeTopicId))) await setActive((await topics.list())[0]?.id ?? null);
+        }
         await refreshAllTabs(tabs);
-        return { ok: true, examples };
+        return { ok: true, ...result };
       } catch (error) {
         return failure(error);
       }

@@ -79,12 +79,20 @@ export class Tooltip {
     const title = doc.createElement('div');
     title.setAttribute('part', 'score');
     title.textContent = t('tipScore', percent(verdict.p, uiLocale(t)));
+    // The user's own word comes first: it is why the link is lit, whatever the model says.
+    const heading: HTMLElement[] = [title];
+    if (verdict.mark !== undefined || verdict.template) {
+      const why = doc.createElement('div');
+      why.setAttribute('part', 'why');
+      why.textContent = verdict.mark !== undefined ? t(verdict.mark === 1 ? 'tipMarkedOn' : 'tipMarkedOff') : t('tipTemplate');
+      heading.unshift(why);
+    }
     const features = verdict.top.slice(0, TOOLTIP_FEATURES);
     if (features.length === 0) {
       const none = doc.createElement('div');
       none.setAttribute('part', 'none');
       none.textContent = t('tipNoFeatures');
-      content.replaceChildren(title, none);
+      content.replaceChildren(...heading, none);
       return;
     }
     const list = doc.createElement('ul');
@@ -101,7 +109,7 @@ export class Tooltip {
       item.append(amount, label);
       list.append(item);
     }
-    content.replaceChildren(title, list);
+    content.replaceChildren(...heading, list);
   }
 
   /** Below the link, or above it in the lower part of the viewport; kept inside horizontally. */

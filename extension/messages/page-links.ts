@@ -3,7 +3,7 @@
  * verdict. The content script, the background and the worker all speak these.
  */
 import type { LinkContext } from '../../shared/contexts/types.ts';
-import type { Score } from '../../shared/model/types.ts';
+import type { Label, Score } from '../../shared/model/types.ts';
 
 /** A link context as the content script found it, with its index on the page for painting. */
 export interface PageLink extends LinkContext {
@@ -22,4 +22,10 @@ export interface LinkVerdict {
   level: Level;
   /** Top features, for the hover explanation (largest |weight| first). */
   top: Score['top'];
+  /** The user marked this link (or its target page) on (1) or off (0) topic: the mark wins. */
+  mark?: Label;
+  /** A link the site repeats on many pages (navigation, footer): lit only on strong evidence. */
+  template?: boolean;
+  /** A link to the page itself or to a fragment of it: never lit. */
+  self?: boolean;
 }

@@ -4,7 +4,8 @@
  * (threshold, window, features) live in `Topic` (shared/model/types.ts).
  */
 import type { FeatureGroup } from '../../shared/features/types.ts';
-import type { NbForm } from '../../shared/model/types.ts';
+import type { NbForm, ThresholdMode } from '../../shared/model/types.ts';
+import type { CrawlScope } from '../../shared/service-api/types.ts';
 
 /** Extension-wide settings (per-topic ones, threshold and window, live in `Topic`). */
 export interface ExtensionSettings {
@@ -29,6 +30,18 @@ export interface CompanionSettings {
   token: string;
   /** The last crawl started from the popup, so reopening the popup shows it; null = none yet. */
   lastCrawl: LastCrawl | null;
+  /** The popup's last choice of limits and scope, offered again next time. */
+  crawlChoice: CrawlChoice;
+}
+
+/** What the user sets in the popup before "Crawl from here". */
+export interface CrawlChoice {
+  /** Pages to fetch at most. Default 200. */
+  maxPages: number;
+  /** Links away from the page at most. Default 3. */
+  maxDepth: number;
+  /** Same site (the page's host), same domain, or anywhere. Default 'any'. */
+  scope: CrawlScope;
 }
 
 export interface LastCrawl {
@@ -37,6 +50,8 @@ export interface LastCrawl {
   /** The extension's topic the crawl was started for (labels are pulled into it). */
   topicId: string;
   startedAt: number;
+  /** The limits and scope it was started with (absent for crawls started before they were asked). */
+  choice?: CrawlChoice;
 }
 
 /** What the options page sends to create or edit a topic: the id is absent for a new one. */
@@ -54,4 +69,10 @@ export interface TopicInput {
   form?: NbForm;
   /** Default 80. */
   window?: number;
+  /** URL host and path words as features. Default true for a new topic (`NEW_TOPIC_DEFAULTS`). */
+  urlTokens?: boolean;
+  /** How the threshold is set (see `Topic.thresholdMode`). Default 'f1' for a new topic. */
+  thresholdMode?: ThresholdMode;
+  /** Required with thresholdMode 'precision': in (0, 1). */
+  targetPrecision?: number;
 }

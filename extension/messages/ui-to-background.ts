@@ -4,7 +4,8 @@
  */
 import type { Label, Topic } from '../../shared/model/types.ts';
 import type { Unlisted } from './request-types.ts';
-import type { CompanionSettings, ExtensionSettings, TopicInput } from './settings.ts';
+import type { HeldOut, ImportResult } from './worker-api.ts';
+import type { CompanionSettings, CrawlChoice, ExtensionSettings, TopicInput } from './settings.ts';
 import type { CompanionFailure, CompanionStatusView, Counts, CrawlView, Failure } from './views.ts';
 
 export type UiToBackground =
@@ -18,14 +19,18 @@ export type UiToBackground =
   | { type: 'page/mark'; tabId?: number; pageUrl: string; label: Label }
   | { type: 'site/toggle'; host: string; enabled: boolean }
   | { type: 'db/export' }
-  | { type: 'db/import'; fileText: string }
+  /** Merges a model file into the database; `replace` (asked for apart, after a confirmation) empties it first. */
+  | { type: 'db/import'; fileText: string; replace?: boolean }
   /** The stored pairing (port and token), to fill the options page's form. */
   | { type: 'companion/get' }
   /** Stores port and token (token '' forgets the pairing), then asks the companion for its status. */
   | { type: 'companion/pair'; port: number; token: string }
   | { type: 'companion/status' }
-  /** Starts a crawl of the companion from `pageUrl` with the active topic's model. */
-  | { type: 'crawl/start'; pageUrl: string }
+  /**
+   * Starts a crawl of the companion from `pageUrl` with the active topic's model, within the
+   * popup's `choice` of pages, depth and scope (remembered for next time; absent: the last one).
+   */
+  | { type: 'crawl/start'; pageUrl: string; choice?: CrawlChoice }
   /** The last crawl started from here, fresh from the companion; null when there is none. */
   | { type: 'crawl/get' }
   /** Merges the labels the last crawl learned into its topic's examples (no duplicates). */
@@ -41,10 +46,8 @@ export interface UiToBackgroundReplies {
   'stats/get': {
     topic: Topic | null;
     counts: Counts;
-    /** Accuracy on held-out examples, or null when there are too few. */
-    heldOutAccuracy: number | null;
-    /** How many held-out examples that accuracy is measured on. */
-    heldOutN: number;
+    /** The threshold in use and its precision and recall on held-out examples; null with no topic. */
+    heldOut: HeldOut | null;
     /** On-topic links on the tab's page, or null when the page has no content script. */
     pageOnTopicLinks: number | null;
     /** Whether LinkScent runs on the tab's site; null when the tab has no http(s) page. */
@@ -58,8 +61,8 @@ export interface UiToBackgroundReplies {
   /** The whole database as a Dexie export file (dexie-export-import's format). */
   'db/export': { ok: true; fileText: string; fileName: string } | Failure;
   /** On failure nothing was changed. */
-  'db/import': { ok: true; examples: number } | Failure;
-  'companion/get': Pick<CompanionSettings, 'port' | 'token'>;
+  'db/import': ({ ok: true } & ImportResult) | Failure;
+  'companion/get': Pick<CompanionSettings, 'port' | 'token' | 'crawlChoice'>;
   /** `status` is null when the pairing was forgotten (token ''). */
   'companion/pair': { ok: true; status: CompanionStatusView | null } | CompanionFailure | Failure;
   'companion/status': { ok: true; status: CompanionStatusView } | CompanionFailure;

@@ -5,6 +5,7 @@
 import type { CrawlInfo } from '../../shared/service-api/types.ts';
 import type { LabelSource } from '../../shared/model/types.ts';
 import type { CompanionProblem } from '../companion-client/client.ts';
+import type { CrawlChoice } from './settings.ts';
 
 export interface Counts {
   /** Labeled examples of the active topic. */
@@ -19,6 +20,8 @@ export interface CrawlView {
   info: CrawlInfo;
   /** The dashboard page of this crawl, token included (opened in a new tab). */
   dashboardUrl: string;
+  /** The limits and scope it was started with, when this browser started it (says why it ended). */
+  choice?: CrawlChoice;
 }
 
 /** What `GET /api/status` says, reduced to what the options page shows. */

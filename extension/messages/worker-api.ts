@@ -9,7 +9,7 @@
  * worker with a `WorkerConnect` message (through the offscreen document in Chromium, directly in
  * Firefox); the worker `Comlink.expose`s this API on that port.
  */
-import type { Label, LabeledLink, LabelSource, Topic } from '../../shared/model/types.ts';
+import type { Label, LabeledLink, LabelSource, ThresholdMode, Topic } from '../../shared/model/types.ts';
 import type { LinkVerdict, PageLink } from './page-links.ts';
 import type { Counts } from './views.ts';
 
@@ -24,11 +24,21 @@ export function isWorkerConnect(data: unknown): data is WorkerConnect {
   return typeof data === 'object' && data !== null && (data as { type?: unknown }).type === WORKER_CONNECT;
 }
 
+/**
+ * The threshold a topic's links are judged at and how good it is on held-out examples: never
+ * plain accuracy, which on imbalanced classes says little (issue 12).
+ */
 export interface HeldOut {
-  /** Accuracy of a model trained on the other examples, or null when too few to say. */
-  accuracy: number | null;
-  /** Held-out examples it was measured on. */
+  mode: ThresholdMode;
+  /** P(+) at or above which a link is on topic: calibrated, or the topic's own when fixed. */
+  threshold: number;
+  /** Figures at `threshold` for a model trained on the other examples; null when too few to say. */
+  figures: { precision: number; recall: number; f1: number; balancedAccuracy: number } | null;
+  /** Held-out examples they were measured on, and how many of them are on topic. */
   n: number;
+  positives: number;
+  /** False when the topic's target precision was not reached (the most precise cut is used). */
+  reached: boolean;
 }
 
 export interface ObserveResult {
@@ -50,6 +60,17 @@ export interface MergeResult {
   added: number;
   /** Already stored here: left as they were, not counted twice. */
   duplicates: number;
+}
+
+/** What an import did. */
+export interface ImportResult {
+  /** Topics in the file (added, or replacing the topic with the same id). */
+  topics: number;
+  /** Examples written; `duplicates`: the file's examples already stored, left as they were. */
+  examples: number;
+  duplicates: number;
+  /** Examples stored now, every topic. */
+  total: number;
 }
 
 export interface WorkerApi {
@@ -74,7 +95,7 @@ export interface WorkerApi {
   retrain(topic: Topic): Promise<{ examples: number }>;
   /** Example counts for the popup. */
   counts(topic: Topic | null): Promise<Counts>;
-  /** Accuracy on a fixed held-out share of the topic's examples. */
+  /** The threshold in use and its precision and recall on a fixed held-out share of the examples. */
   evaluateHeldOut(topic: Topic): Promise<HeldOut>;
   /** The whole database as a Dexie export file's text (without the companion pairing). */
   exportDatabase(): Promise<string>;
@@ -88,8 +109,10 @@ export interface WorkerApi {
    */
   mergeLabels(topic: Topic, fileText: string, fromTopicId?: string): Promise<MergeResult>;
   /**
-   * Replaces the whole database with an export file's contents, then drops the warm models.
-   * Throws an Error with a one-line message, and changes nothing, when the file is wrong.
+   * Imports a model file: merged by default (topics by id, examples by link context; the merged
+   * topics' models rebuilt over all their examples), or, with `replace`, the database becomes
+   * the file. Says what it added. Throws an Error with a one-line message, and changes nothing,
+   * when the file is wrong.
    */
-  importDatabase(fileText: string): Promise<{ examples: number }>;
+  importDatabase(fileText: string, replace?: boolean): Promise<ImportResult>;
 }

@@ -36,12 +36,18 @@ export async function exportDatabase(doc: Document, send: UiSend, t: Translate):
 /** Largest file the page will read into memory; a bigger one is surely not an export. */
 export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
 
-/** Reads a chosen file and hands its text to the background for import. */
-export async function importDatabase(file: Blob, send: UiSend, t: Translate): Promise<Outcome> {
+/**
+ * Reads a chosen file and hands its text to the background: merged into what is stored (topics
+ * by id, examples by link context), or, with `replace` (the caller asked the user first),
+ * instead of it. The outcome says what was added.
+ */
+export async function importDatabase(file: Blob, send: UiSend, t: Translate, replace = false): Promise<Outcome> {
   if (file.size === 0) return { ok: false, message: t('optionsImportEmpty') };
   if (file.size > MAX_IMPORT_BYTES) return { ok: false, message: t('optionsImportTooLarge') };
   const fileText = await file.text();
-  const reply = await send({ type: 'db/import', fileText });
+  const reply = await send({ type: 'db/import', fileText, ...(replace ? { replace } : {}) });
   if (!reply.ok) return { ok: false, message: reply.error };
-  return { ok: true, message: t('optionsImported', reply.examples) };
+  return replace
+    ? { ok: true, message: t('optionsReplaced', reply.topics, reply.total) }
+    : { ok: true, message: t('optionsImported', reply.topics, reply.examples, reply.duplicates) };
 }

@@ -170,18 +170,25 @@ export async function startOptions(doc: Document, browser: OptionsBrowser): Prom
     }),
   );
 
-  importFile.addEventListener(
-    'change',
-    guard(dataStatus, async () => {
-      const file = importFile.files?.[0];
-      if (file === undefined) return;
-      // Cleared first, so choosing the same file again (after fixing it) fires `change` again.
-      importFile.value = '';
-      const outcome = await importDatabase(file, send, t);
-      showStatus(dataStatus, outcome.message, outcome.ok ? 'ok' : 'error');
-      if (outcome.ok) await Promise.all([loadTopics(), loadSettings()]);
-    }),
-  );
+  // Import merges; replacing everything is its own control, and asks first.
+  for (const [input, replace] of [[importFile, false], [byId(doc, 'replace-file', HTMLInputElement), true]] as const) {
+    input.addEventListener(
+      'change',
+      guard(dataStatus, async () => {
+        const file = input.files?.[0];
+        if (file === undefined) return;
+        // Cleared first, so choosing the same file again (after fixing it) fires `change` again.
+        input.value = '';
+        if (replace && !(doc.defaultView?.confirm(t('optionsReplaceConfirm')) ?? false)) {
+          showStatus(dataStatus, t('optionsReplaceCancelled'), 'ok');
+          return;
+        }
+        const outcome = await importDatabase(file, send, t, replace);
+        showStatus(dataStatus, outcome.message, outcome.ok ? 'ok' : 'error');
+        if (outcome.ok) await Promise.all([loadTopics(), loadSettings()]);
+      }),
+    );
+  }
 
   await guard(topicStatus, loadTopics)();
   await guard(settingsStatus, loadSettings)();

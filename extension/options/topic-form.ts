@@ -7,10 +7,10 @@
  * validates again, and its Failure line is shown the same way.
  */
 import type { FeatureGroup } from '../../shared/features/types.ts';
-import type { NbForm, Topic } from '../../shared/model/types.ts';
+import type { NbForm, ThresholdMode, Topic } from '../../shared/model/types.ts';
 import type { TopicInput } from '../messages/settings.ts';
 import { parseLines } from '../ui/dom.ts';
-import { TOPIC_DEFAULTS } from '../storage/validate.ts';
+import { NEW_TOPIC_DEFAULTS, TOPIC_DEFAULTS } from '../storage/validate.ts';
 import type { Translate } from '../ui/i18n.ts';
 
 /** Defaults of a new topic, as documented on `TopicInput`. */
@@ -38,7 +38,14 @@ export function fillTopicForm(form: HTMLFormElement, topic: Topic | null): void 
   field(form, 'window').value = String(topic?.window ?? TOPIC_DEFAULTS.window);
   field(form, 'featureGroup').value = String(topic?.featureGroup ?? TOPIC_DEFAULTS.featureGroup);
   field(form, 'form').value = topic?.form ?? TOPIC_DEFAULTS.form;
+  // A new topic gets URL tokens and a calibrated threshold; an old one shows what it has.
+  field(form, 'thresholdMode').value = topic === null ? NEW_TOPIC_DEFAULTS.thresholdMode : (topic.thresholdMode ?? 'fixed');
+  field(form, 'targetPrecision').value = String(topic?.targetPrecision ?? DEFAULT_TARGET_PRECISION);
+  field(form, 'urlTokens').value = String(topic === null ? NEW_TOPIC_DEFAULTS.urlTokens : topic.urlTokens === true);
 }
+
+/** What the target precision field shows until the user picks one. */
+export const DEFAULT_TARGET_PRECISION = 0.8;
 
 /** The form as a `TopicInput`, or the one-line reason it cannot be saved. */
 export function readTopicForm(form: HTMLFormElement, t: Translate): { topic: TopicInput } | { error: string } {
@@ -52,6 +59,10 @@ export function readTopicForm(form: HTMLFormElement, t: Translate): { topic: Top
   const window = Number(field(form, 'window').value);
   if (!Number.isInteger(window) || window < 1) return { error: t('optionsErrorWindow') };
 
+  const modeValue = field(form, 'thresholdMode').value;
+  const thresholdMode: ThresholdMode = modeValue === 'precision' || modeValue === 'fixed' ? modeValue : 'f1';
+  const targetPrecision = Number(field(form, 'targetPrecision').value);
+  if (thresholdMode === 'precision' && !(targetPrecision > 0 && targetPrecision < 1)) return { error: t('optionsErrorTargetPrecision') };
   const featureGroup: FeatureGroup = field(form, 'featureGroup').value === '1' ? 1 : 2;
   const nbForm: NbForm = field(form, 'form').value === 'bernoulli' ? 'bernoulli' : 'multinomial';
   const id = field(form, 'id').value;
@@ -66,6 +77,9 @@ export function readTopicForm(form: HTMLFormElement, t: Translate): { topic: Top
       featureGroup,
       form: nbForm,
       window,
+      urlTokens: field(form, 'urlTokens').value === 'true',
+      thresholdMode,
+      ...(thresholdMode === 'precision' ? { targetPrecision } : {}),
     },
   };
 }

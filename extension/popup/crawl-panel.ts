@@ -8,9 +8,15 @@
  * by a popup that the browser may close at any moment buys nothing over a poll of a small answer.
  * The background remembers the last crawl, so a reopened popup shows it again.
  *
+ * Before starting, the user sets pages, depth and scope (same site, same domain, anywhere); the
+ * background remembers the choice, so the next popup offers it again. When a crawl is done, the
+ * panel says why it ended: the page limit, or nothing left to fetch within the depth and scope.
+ *
  * Everything shown comes from the companion and goes in as text or as an attribute value.
  */
-import { FINAL_STATES, type CrawlState } from '../../shared/service-api/types.ts';
+import { FINAL_STATES, type CrawlScope, type CrawlState } from '../../shared/service-api/types.ts';
+import type { CrawlChoice } from '../messages/settings.ts';
+import { CRAWL_CHOICE_DEFAULTS } from '../storage/validate.ts';
 import type { UiToBackgroundReplies } from '../messages/ui-to-background.ts';
 import type { CrawlView } from '../messages/views.ts';
 import type { UiSend } from '../messages/send.ts';
@@ -44,6 +50,25 @@ const STATE_KEYS: Record<CrawlState, string> = {
   failed: 'popupCrawlFailed',
 };
 
+const SCOPE_KEYS: Record<CrawlScope, string> = {
+  'seed-hosts': 'popupScopeSite',
+  'seed-domains': 'popupScopeDomain',
+  any: 'popupScopeAny',
+};
+
+/** Why a done crawl ended, in the user's words; null while it runs or when it did not end by itself. */
+export function endedText(t: Translate, { info, choice }: CrawlView): string | null {
+  if (info.state !== 'done') return null;
+  const ended = info.ended;
+  if (ended?.by === 'max-pages' || (ended === undefined && info.progress.fetched >= info.progress.maxPages)) {
+    return t('popupEndedMaxPages', info.progress.maxPages);
+  }
+  if (ended?.beyondDepth && choice) return t('popupEndedDepth', choice.maxDepth);
+  if (ended?.outOfScope && choice) return t('popupEndedScope', t(SCOPE_KEYS[choice.scope]));
+  if (choice) return t('popupEndedNothingLeft', choice.maxDepth, t(SCOPE_KEYS[choice.scope]));
+  return t('popupEndedNothing');
+}
+
 export function createCrawlPanel(doc: Document, send: UiSend, t: Translate, options: CrawlPanelOptions): CrawlPanel {
   const pollMs = options.pollMs ?? 1000;
   const el = {
@@ -51,6 +76,10 @@ export function createCrawlPanel(doc: Document, send: UiSend, t: Translate, opti
     hint: byId(doc, 'crawl-hint', HTMLElement),
     crawl: byId(doc, 'crawl', HTMLElement),
     state: byId(doc, 'crawl-state', HTMLElement),
+    ended: byId(doc, 'crawl-ended', HTMLElement),
+    pages: byId(doc, 'crawl-pages', HTMLInputElement),
+    depth: byId(doc, 'crawl-depth', HTMLInputElement),
+    scope: byId(doc, 'crawl-scope', HTMLSelectElement),
     progress: byId(doc, 'crawl-progress', HTMLElement),
     dashboard: byId(doc, 'crawl-dashboard', HTMLAnchorElement),
     pull: byId(doc, 'crawl-pull', HTMLButtonElement),
@@ -65,7 +94,24 @@ export function createCrawlPanel(doc: Document, send: UiSend, t: Translate, opti
 
   const setStatus = (text: string, kind: 'ok' | 'error') => showStatus(el.status, text, kind);
 
-  function render({ info, dashboardUrl }: CrawlView): void {
+  function showChoice(choice: CrawlChoice): void {
+    el.pages.value = String(choice.maxPages);
+    el.depth.value = String(choice.maxDepth);
+    el.scope.value = choice.scope;
+  }
+
+  /** The fields as a choice; the background checks the ranges and says what is wrong. */
+  const readChoice = (): CrawlChoice => ({
+    maxPages: Number(el.pages.value),
+    maxDepth: Number(el.depth.value),
+    scope: el.scope.value as CrawlScope,
+  });
+
+  function render(view: CrawlView): void {
+    const { info, dashboardUrl } = view;
+    const ended = endedText(t, view);
+    el.ended.hidden = ended === null;
+    el.ended.textContent = ended ?? '';
     el.crawl.hidden = false;
     el.crawl.dataset['crawlId'] = info.id;
     el.crawl.dataset['state'] = info.state;
@@ -127,7 +173,7 @@ export function createCrawlPanel(doc: Document, send: UiSend, t: Translate, opti
     setStatus(t('popupCrawlStarting'), 'ok');
     void (async () => {
       try {
-        const reply = await send({ type: 'crawl/start', pageUrl });
+        const reply = await send({ type: 'crawl/start', pageUrl, choice: readChoice() });
         if (!reply.ok) return setStatus(failureText(t, reply), 'error');
         setStatus(t('popupCrawlStarted'), 'ok');
         render(reply.crawl);
@@ -158,8 +204,20 @@ export function createCrawlPanel(doc: Document, send: UiSend, t: Translate, opti
     })();
   });
 
+  /** The last choice, then the last crawl. */
+  async function load(): Promise<void> {
+    showChoice(CRAWL_CHOICE_DEFAULTS);
+    try {
+      const reply = await send({ type: 'companion/get' });
+      if (reply?.crawlChoice) showChoice(reply.crawlChoice);
+    } catch (error) {
+      setStatus(errorText(error), 'error');
+    }
+    await poll();
+  }
+
   return {
-    load: poll,
+    load,
     setCanStart(value) {
       canStart = value;
       el.start.disabled = !value || busy;

@@ -66,6 +66,24 @@ function renderTopics(doc: Document, el: Elements, list: TopicList): void {
   el.noTopic.hidden = list.topics.length > 0;
 }
 
+/**
+ * The threshold in use and its precision and recall on held-out examples, with their count and
+ * how many are on topic: never plain accuracy, which answering "off topic" always would make
+ * look high when one link in thirty is on topic (issue 12).
+ */
+export function qualityText(t: Translate, heldOut: Stats['heldOut']): string {
+  if (heldOut === null || heldOut.figures === null) return t('popupAccuracyUnknown');
+  const locale = uiLocale(t);
+  const how =
+    heldOut.mode === 'fixed'
+      ? t('popupThresholdFixed')
+      : heldOut.mode === 'precision'
+        ? t(heldOut.reached ? 'popupThresholdPrecision' : 'popupThresholdPrecisionMissed')
+        : t('popupThresholdF1');
+  const { precision, recall } = heldOut.figures;
+  return t('popupQuality', heldOut.threshold.toFixed(2), how, percent(precision, locale), percent(recall, locale), heldOut.n, heldOut.positives);
+}
+
 /** Fills counts, accuracy, this page's count and the site switch from one `stats/get` reply. */
 function renderStats(doc: Document, el: Elements, t: Translate, stats: Stats): void {
   const { counts } = stats;
@@ -80,10 +98,7 @@ function renderStats(doc: Document, el: Elements, t: Translate, stats: Stats): v
   ];
   el.counts.replaceChildren(...rows.flatMap(([label, n]) => [h(doc, 'dt', {}, label), h(doc, 'dd', {}, String(n))]));
 
-  el.accuracy.textContent =
-    stats.heldOutAccuracy === null
-      ? t('popupAccuracyUnknown')
-      : t('popupAccuracy', percent(stats.heldOutAccuracy, uiLocale(t)), stats.heldOutN);
+  el.accuracy.textContent = qualityText(t, stats.heldOut);
 
   const onPage = stats.host !== null;
   el.pageCount.textContent = !onPage

@@ -7,7 +7,7 @@ import type { LinkScentDb } from './database.ts';
 import type { Topic } from '../../shared/model/types.ts';
 import type { CompanionSettings, ExtensionSettings, LastCrawl } from '../messages/protocol.ts';
 import type { CompanionStore, SettingsStore, TopicStore } from './stores.ts';
-import { COMPANION_DEFAULTS, isValidPort, SETTINGS_DEFAULTS } from './validate.ts';
+import { COMPANION_DEFAULTS, isValidPort, SETTINGS_DEFAULTS, validateCrawlChoice } from './validate.ts';
 
 const SETTING_KEYS = Object.keys(SETTINGS_DEFAULTS) as (keyof ExtensionSettings)[];
 
@@ -80,6 +80,10 @@ function validCompanion<K extends keyof CompanionSettings>(field: K, value: unkn
       return (typeof value === 'string' ? value : COMPANION_DEFAULTS.token) as CompanionSettings[K];
     case 'lastCrawl':
       return (isLastCrawl(value) ? value : null) as CompanionSettings[K];
+    case 'crawlChoice': {
+      const checked = validateCrawlChoice(value);
+      return (checked.ok ? checked.value : COMPANION_DEFAULTS.crawlChoice) as CompanionSettings[K];
+    }
     default:
       return COMPANION_DEFAULTS[field];
   }

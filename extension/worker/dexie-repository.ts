@@ -41,6 +41,15 @@ const TOPIC_FIELD: Partial<Record<TableName, string>> = {
   levelFeatures: 'topic',
 };
 
+/**
+ * Whether a row holds this installation's pairing token anywhere (issue 12: a URL of the
+ * companion's dashboard once carried it into examples). No exported row ever does.
+ */
+async function tokenCheck(db: LinkScentDb): Promise<(row: Row) => boolean> {
+  const token = (await db.settings.get(`${COMPANION_KEY_PREFIX}token`))?.value;
+  return typeof token === 'string' && token !== '' ? (row) => JSON.stringify(row).includes(token) : () => false;
+}
+
 export function createDexieRepository(db: LinkScentDb): ExampleRepository {
   return {
     async putExamples(examples, { relabel = true } = {}) {
@@ -93,6 +102,8 @@ export function createDexieRepository(db: LinkScentDb): ExampleRepository {
       });
     },
 
+    topic: (topicId) => db.topics.get(topicId),
+
     examples: (topicId) => listExamples(db, topicId).then((rows) => rows.map(linkOf)),
 
     async counts(topicId): Promise<Counts> {
@@ -125,14 +136,18 @@ export function createDexieRepository(db: LinkScentDb): ExampleRepository {
       });
     },
 
-    exportFile: () => exportModelFile(db, (table, row) => !isPairingRow(table, row)),
+    async exportFile() {
+      const holdsToken = await tokenCheck(db);
+      return exportModelFile(db, (table, row) => !isPairingRow(table, row) && !holdsToken(row));
+    },
 
     async exportTopicFile(topicId) {
       // What a crawl needs: the topic, its examples and its model. The pages the user saw and
       // the settings stay here.
+      const holdsToken = await tokenCheck(db);
       return exportModelFile(db, (table, row) => {
         const field = TOPIC_FIELD[table];
-        return field !== undefined && row[field] === topicId;
+        return field !== undefined && row[field] === topicId && !holdsToken(row);
       });
     },
 
@@ -141,9 +156,9 @@ export function createDexieRepository(db: LinkScentDb): ExampleRepository {
       return { topicIds: file.topics.map((topic) => topic.id), examples: file.examples.map(linkOf) };
     },
 
-    async importFile(fileText) {
+    async importFile(fileText, { replace = false } = {}) {
       const pairing = await db.settings.where('key').startsWith(COMPANION_KEY_PREFIX).toArray();
-      await importModelFile(db, fileText, { replace: true });
+      const summary = await importModelFile(db, fileText, { replace });
       // A file never carries this installation's pairing (see the header); whatever pairing rows
       // a hand-made file had are replaced by ours. A second transaction: the import's own must
       // not wait on anything but IndexedDB.
@@ -151,6 +166,7 @@ export function createDexieRepository(db: LinkScentDb): ExampleRepository {
         await db.settings.where('key').startsWith(COMPANION_KEY_PREFIX).delete();
         await db.settings.bulkPut(pairing);
       });
+      return summary;
     },
   };
 }

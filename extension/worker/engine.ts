@@ -11,7 +11,13 @@
  * Features and scores come from the shared `LinkScorer`, one per warm topic, the very class the
  * companion's crawler scores with: training, incremental updates and scoring all featurise
  * through its `featuresOf`, so a model file scores a link the same in either half.
+ *
+ * Beside each warm model (issue 12): the threshold in use, calibrated on the held-out share
+ * (`held-out.ts`) when the topic asks for it, again after every tenth more examples; the links
+ * the user marked (by target URL: their mark wins over the model); and, for every topic, the
+ * template links seen (`shared/labels/template-links.ts`), whose later sightings are not learned.
  */
+import { TemplateLinks } from '../../shared/labels/template-links.ts';
 import { NaiveBayes } from '../../shared/model/naive-bayes.ts';
 import { topicFeatureOptions } from '../../shared/model/topic-features.ts';
 import type { Label, LabeledLink, LabelSource, Topic } from '../../shared/model/types.ts';
@@ -19,7 +25,7 @@ import { LinkScorer } from '../../shared/pipeline/link-scorer.ts';
 import type { Tokenizer } from '../../shared/tokens/types.ts';
 import type { LinkVerdict, PageLink } from '../messages/page-links.ts';
 import type { HeldOut, MergeResult, ObserveResult, SeenPage, WorkerApi } from '../messages/worker-api.ts';
-import { heldOutAccuracy } from './held-out.ts';
+import { heldOutFigures, modeOf } from './held-out.ts';
 import type { ExampleRepository, FileExamples, PutExamplesOptions } from './repository.ts';
 import { EXPLAIN_TOP, verdictOf } from './verdicts.ts';
 
@@ -28,7 +34,13 @@ export interface EngineOptions {
   repository: ExampleRepository;
   /** Quiet time before a changed model is written back. Default 500 ms. */
   saveDelayMs?: number;
+  /** Template-link memory; default `new TemplateLinks()` (tests pass a smaller one). */
+  templates?: TemplateLinks;
 }
+
+/** Examples learned since the last calibration that call for the next: a tenth more, at least this many. */
+const RECALIBRATE_MIN = 25;
+const HUMAN_SOURCES: ReadonlySet<LabelSource> = new Set(['user', 'page']);
 
 /** What a warm model was trained with; a topic with another signature needs retraining. */
 export function modelSignature(topic: Topic): string {
@@ -57,9 +69,14 @@ interface Warm {
   /** The topic's model, with the topic's features; its explanations keep `EXPLAIN_TOP`. */
   scorer: LinkScorer;
   signature: string;
+  /** The threshold in use and its held-out figures (`HeldOut`), and the examples it saw. */
+  heldOut: HeldOut;
+  calibratedAt: number;
+  /** Target URL → the user's mark (a 'user' or 'page' label), latest first. */
+  marks: Map<string, Label>;
 }
 
-export function createEngine({ tokenizer, repository, saveDelayMs = 500 }: EngineOptions): Engine {
+export function createEngine({ tokenizer, repository, saveDelayMs = 500, templates = new TemplateLinks() }: EngineOptions): Engine {
   const warm = new Map<string, Warm>();
   const loading = new Map<string, Promise<Warm>>();
   const dirty = new Set<string>();
@@ -74,22 +91,64 @@ export function createEngine({ tokenizer, repository, saveDelayMs = 500 }: Engin
     return scorer;
   }
 
+  /** The threshold and figures of `topic` on its examples' held-out share. */
+  function evaluate(topic: Topic, examples: readonly LabeledLink[]): HeldOut {
+    return heldOutFigures(examples, topic, (trainShare) => {
+      const scorer = train(topic, trainShare);
+      return (example) => scorer.score(example, 0).p;
+    });
+  }
+
+  /** What the examples say besides the counts: the user's marks, and the template links seen. */
+  function marksOf(examples: readonly LabeledLink[]): Map<string, Label> {
+    const marks = new Map<string, Label>();
+    for (const example of examples) {
+      templates.see(example);
+      if (HUMAN_SOURCES.has(example.source)) marks.set(example.url, example.label);
+    }
+    return marks;
+  }
+
   async function build(topic: Topic, signature: string, previous: Warm | undefined): Promise<Warm> {
+    const examples = await repository.examples(topic.id);
+    const rest = { signature, heldOut: evaluate(topic, examples), calibratedAt: examples.length, marks: marksOf(examples) };
     // A stored model is trusted when nothing warm says the topic changed since it was saved.
     const stored = previous === undefined ? await repository.loadModel(topic.id) : undefined;
-    if (stored && stored.form === topic.form) return { topic, scorer: scorerOf(topic, stored), signature };
-    const scorer = train(topic, await repository.examples(topic.id));
+    if (stored && stored.form === topic.form) return { topic, scorer: scorerOf(topic, stored), ...rest };
+    const scorer = train(topic, examples);
     await repository.saveModel(topic, scorer.model);
-    return { topic, scorer, signature };
+    return { topic, scorer, ...rest };
   }
+
+  /** Calibrates again when a tenth more examples (at least `RECALIBRATE_MIN`) came since. */
+  let calibrating: Promise<void> = Promise.resolve();
+  function recalibrateSoon(entry: Warm): void {
+    const count = entry.scorer.model.exampleCount;
+    if (Math.abs(count - entry.calibratedAt) < Math.max(RECALIBRATE_MIN, entry.calibratedAt / 10)) return;
+    entry.calibratedAt = count;
+    calibrating = calibrating
+      .then(async () => {
+        entry.heldOut = evaluate(entry.topic, await repository.examples(entry.topic.id));
+      })
+      .catch((error: unknown) => console.error('LinkScent: calibrating the threshold failed', error));
+  }
+
+  /** The threshold links are judged at: the calibrated one unless the topic's is fixed. */
+  const thresholdOf = (entry: Warm) => (modeOf(entry.topic) === 'fixed' ? entry.topic.threshold : entry.heldOut.threshold);
 
   /** The topic's warm scorer, loaded, or retrained when its features changed. */
   async function scorerFor(topic: Topic): Promise<LinkScorer> {
+    return (await warmFor(topic)).scorer;
+  }
+
+  async function warmFor(topic: Topic): Promise<Warm> {
     const signature = modelSignature(topic);
     const current = warm.get(topic.id);
     if (current && current.signature === signature) {
+      const remeasure = modeOf(current.topic) !== modeOf(topic) || current.topic.targetPrecision !== topic.targetPrecision || current.topic.threshold !== topic.threshold;
       current.topic = topic;
-      return current.scorer;
+      if (remeasure) current.heldOut = evaluate(topic, await repository.examples(topic.id));
+      return current;
     }
     const key = `${topic.id}\u0000${signature}`;
     let pending = loading.get(key);
@@ -99,7 +158,7 @@ export function createEngine({ tokenizer, repository, saveDelayMs = 500 }: Engin
     }
     const entry = await pending;
     warm.set(topic.id, entry);
-    return entry.scorer;
+    return entry;
   }
 
   async function flush(): Promise<void> {
@@ -122,16 +181,24 @@ export function createEngine({ tokenizer, repository, saveDelayMs = 500 }: Engin
   /** Stores examples and applies what changed to the warm model; returns how many changed. */
   async function learn(topic: Topic, examples: readonly LabeledLink[], options?: PutExamplesOptions): Promise<number> {
     if (examples.length === 0) return 0;
-    const scorer = await scorerFor(topic);
+    const entry = await warmFor(topic);
+    const { scorer, marks } = entry;
     const { model } = scorer;
     const { added, relabeled } = await repository.putExamples(examples, options);
-    for (const example of added) model.add(scorer.featuresOf(example), example.label);
+    for (const example of added) {
+      model.add(scorer.featuresOf(example), example.label);
+      if (HUMAN_SOURCES.has(example.source)) marks.set(example.url, example.label);
+    }
     for (const { before, after } of relabeled) {
+      if (HUMAN_SOURCES.has(after.source)) marks.set(after.url, after.label);
       if (before.label === after.label) continue;
       model.remove(scorer.featuresOf(before), before.label);
       model.add(scorer.featuresOf(after), after.label);
     }
-    if (added.length + relabeled.length > 0) markDirty(topic.id);
+    if (added.length + relabeled.length > 0) {
+      markDirty(topic.id);
+      recalibrateSoon(entry);
+    }
     return added.length + relabeled.length;
   }
 
@@ -156,19 +223,33 @@ export function createEngine({ tokenizer, repository, saveDelayMs = 500 }: Engin
     },
 
     async scoreLinks(topic: Topic, links: PageLink[]): Promise<LinkVerdict[]> {
-      const scorer = await scorerFor(topic);
-      return links.map((link) => verdictOf(link.ref, scorer.score(link), topic.threshold));
+      // Seen before anything is awaited, so the `observe` of the same batch knows them.
+      const template = links.map((link) => templates.see(link));
+      const entry = await warmFor(topic);
+      const threshold = thresholdOf(entry);
+      return links.map((link, i) =>
+        verdictOf(link.ref, entry.scorer.score(link), threshold, { self: link.url === link.pageUrl, mark: entry.marks.get(link.url), template: template[i]! }),
+      );
     },
 
     async observe(topic: Topic, examples: LabeledLink[], page?: SeenPage): Promise<ObserveResult> {
       if (page) await repository.notePage(topic.id, page);
-      return { added: await learn(topic, examples.filter((example) => example.topic === topic.id)) };
+      // A template link is learned from the first pages it was seen on, not again on every page.
+      const fresh = examples.filter((example) => {
+        if (example.topic !== topic.id) return false;
+        if (HUMAN_SOURCES.has(example.source)) return true;
+        templates.see(example);
+        return !templates.isRepeat(example);
+      });
+      return { added: await learn(topic, fresh) };
     },
 
     async labelTarget(topic: Topic, url: string, label: Label, source: LabelSource, pageUrl?: string) {
       const stored = await repository.examplesTo(topic.id, url, pageUrl);
       await learn(topic, stored.map((row): LabeledLink => ({ ...row, label, source })));
       if (source === 'page') await repository.markPage(topic.id, url, label);
+      // The mark shows at once wherever the link appears, learned example or not.
+      if (HUMAN_SOURCES.has(source)) (await warmFor(topic)).marks.set(url, label);
       return { labeled: stored.length };
     },
 
@@ -181,7 +262,7 @@ export function createEngine({ tokenizer, repository, saveDelayMs = 500 }: Engin
     async retrain(topic: Topic) {
       const examples = await repository.examples(topic.id);
       const scorer = train(topic, examples);
-      warm.set(topic.id, { topic, scorer, signature: modelSignature(topic) });
+      warm.set(topic.id, { topic, scorer, signature: modelSignature(topic), heldOut: evaluate(topic, examples), calibratedAt: examples.length, marks: marksOf(examples) });
       dirty.delete(topic.id);
       await repository.saveModel(topic, scorer.model);
       return { examples: examples.length };
@@ -190,11 +271,9 @@ export function createEngine({ tokenizer, repository, saveDelayMs = 500 }: Engin
     counts: (topic: Topic | null) => repository.counts(topic?.id ?? null),
 
     async evaluateHeldOut(topic: Topic): Promise<HeldOut> {
-      const examples = await repository.examples(topic.id);
-      return heldOutAccuracy(examples, (trainShare) => {
-        const scorer = train(topic, trainShare);
-        return (example) => (scorer.score(example, 0).p >= topic.threshold ? 1 : 0);
-      });
+      const entry = await warmFor(topic);
+      await calibrating;
+      return entry.heldOut;
     },
 
     async exportDatabase(): Promise<string> {
@@ -202,14 +281,25 @@ export function createEngine({ tokenizer, repository, saveDelayMs = 500 }: Engin
       return repository.exportFile();
     },
 
-    async importDatabase(fileText: string) {
+    async importDatabase(fileText: string, replace = false) {
       await flush();
-      await repository.importFile(fileText);
-      // Everything warm came from the old database.
+      const topicIds = (await repository.readFileExamples(fileText)).topicIds;
+      const summary = await repository.importFile(fileText, { replace });
+      // Everything warm came from the database as it was.
       warm.clear();
       dirty.clear();
+      // A merge leaves a file's topic with the file's model: rebuilt over every example it now
+      // has (ours and the file's), so the model equals its examples again. A topic with no
+      // examples (a `linkscent train` file carries its model only) keeps the file's model.
+      if (!replace) {
+        for (const id of topicIds) {
+          const examples = await repository.examples(id);
+          const topic = await repository.topic(id);
+          if (topic && examples.length > 0) await repository.saveModel(topic, train(topic, examples).model);
+        }
+      }
       const { byLabel } = await repository.counts(null);
-      return { examples: byLabel.on + byLabel.off };
+      return { topics: summary.topics, examples: summary.examples, duplicates: summary.duplicateExamples, total: byLabel.on + byLabel.off };
     },
   };
 }

@@ -7,6 +7,7 @@ import type { NaiveBayes } from '../../shared/model/naive-bayes.ts';
 import type { ExampleRow, Label, LabeledLink, Topic } from '../../shared/model/types.ts';
 import type { Counts } from '../messages/protocol.ts';
 import type { SeenPage } from '../messages/worker-api.ts';
+import type { ImportSummary } from '../storage/model-file-io.ts';
 
 /** A stored example whose label changed (a person's mark over a pattern's, or a new mark). */
 export interface Relabeling {
@@ -47,6 +48,8 @@ export interface ExampleRepository {
   notePage(topicId: string, page: SeenPage): Promise<void>;
   /** Records the user's mark of a page. */
   markPage(topicId: string, url: string, label: Label): Promise<void>;
+  /** The stored topic row, if there is one. */
+  topic(topicId: string): Promise<Topic | undefined>;
   /** A topic's examples, in the order they were added. */
   examples(topicId: string): Promise<LabeledLink[]>;
   /** Counts for one topic, or over every topic when null. */
@@ -61,8 +64,10 @@ export interface ExampleRepository {
   /** Checks a model file completely and returns its examples; throws a one-line Error when it is not one. */
   readFileExamples(fileText: string): Promise<FileExamples>;
   /**
-   * Replaces the whole database with the file's contents, or throws and changes nothing. The
-   * companion pairing is this installation's and stays as it was.
+   * Imports a model file, or throws and changes nothing. By default it merges (topics by id,
+   * examples by `[topic+key]`, `extension/storage/model-file-io.ts`); with `replace` the
+   * database becomes the file. Either way the companion pairing is this installation's and stays
+   * as it was.
    */
-  importFile(fileText: string): Promise<void>;
+  importFile(fileText: string, options?: { replace?: boolean }): Promise<ImportSummary>;
 }

@@ -9,3 +9,4 @@ export {
 } from './harvest.ts';
 export { countTokens, klDivergence, type KlOptions, type KlResult } from './kl-divergence.ts';
 export { rocAuc } from './ranking.ts';
+export { calibrateThreshold, type Calibration, type ScoredExample, type ThresholdTarget } from './threshold.ts';

@@ -53,7 +53,18 @@ export interface Topic {
    * files written before it existed still read.
    */
   urlTokens?: boolean;
+  /**
+   * How `threshold` is chosen (issue 12): 'f1' = calibrated on held-out examples to the F1-best
+   * cut; 'precision' = the lowest cut whose held-out precision reaches `targetPrecision`;
+   * 'fixed' = `threshold` as the user set it. Absent: 'fixed', so topics written before
+   * calibration keep the threshold they had; the extension creates new topics with 'f1'.
+   */
+  thresholdMode?: ThresholdMode;
+  /** The precision `thresholdMode: 'precision'` aims at, in (0, 1). */
+  targetPrecision?: number;
 }
+
+export type ThresholdMode = 'f1' | 'precision' | 'fixed';
 
 /** Per-feature log-odds contribution in a score's explanation. */
 export interface Contribution {

@@ -30,8 +30,31 @@ export interface CrawlRequest {
   concurrency?: number;
   /** Per host, default 500. */
   delayMs?: number;
-  /** Stay on the seeds' hosts; default false. */
+  /**
+   * Which URLs the crawl may fetch: 'any', 'seed-hosts' (the seeds' hosts only) or 'seed-domains'
+   * (the seeds' registrable domains, subdomains included). Default 'any'.
+   */
+  scope?: CrawlScope;
+  /** The older form of `scope`, still accepted: true = 'seed-hosts', false = 'any'. */
   sameSite?: boolean;
+}
+
+export type CrawlScope = 'any' | 'seed-hosts' | 'seed-domains';
+export const CRAWL_SCOPES: readonly CrawlScope[] = ['any', 'seed-hosts', 'seed-domains'];
+
+/** The scope a request asks for: `scope`, else `sameSite` as the older clients meant it. */
+export function requestScope(request: Pick<CrawlRequest, 'scope' | 'sameSite'>): CrawlScope {
+  return request.scope ?? (request.sameSite === true ? 'seed-hosts' : 'any');
+}
+
+/** Why a crawl in state 'done' ended (services that know say so; older ones leave it out). */
+export interface CrawlEnd {
+  /** 'max-pages': it fetched its page limit; 'frontier-empty': nothing was left to fetch. */
+  by: 'max-pages' | 'frontier-empty';
+  /** Links not queued because they lay beyond `maxDepth`. */
+  beyondDepth?: number;
+  /** Links not queued because they lay outside the scope. */
+  outOfScope?: number;
 }
 
 /** A crawl's progress as clients show it (the crawler's own report minus its run-local fields). */
@@ -60,6 +83,8 @@ export interface CrawlInfo {
   progress: CrawlProgressInfo;
   /** With state 'failed': one sentence. */
   error?: string;
+  /** With state 'done', from services that report it: why it ended. */
+  ended?: CrawlEnd;
   /** '/dashboard#crawl=<id>'; the client adds the token. */
   dashboardPath: string;
 }

@@ -249,10 +249,19 @@ describe.skipIf(skipReason !== null)('extension end to end (Chromium)', () => {
     expect(train.code, train.stderr).toBe(0);
     const trainedText = readFileSync(trained, 'utf8');
 
+    // Import merges (issue 12): the trained file is one more topic, and the topic here stays.
+    const topicsBefore = (await send<{ topics: { id: string }[] }>({ type: 'topics/list' })).topics.map((topic) => topic.id);
     const statusBefore = await options.textContent('#data-status');
     await options.setInputFiles('#import-file', trained);
     await expect.poll(() => options.textContent('#data-status'), { timeout: 30_000 }).not.toBe(statusBefore);
-    expect(await options.textContent('#data-status')).toContain(String(examples.length));
+    expect(await options.textContent('#data-status')).toBe(`Imported: 1 topics; ${examples.length} new examples, 0 already here.`);
+    const topicsAfter = (await send<{ topics: { id: string; name: string }[] }>({ type: 'topics/list' })).topics;
+    expect(topicsAfter.map((topic) => topic.id)).toEqual(expect.arrayContaining(topicsBefore));
+    expect(topicsAfter.map((topic) => topic.name)).toContain('trained in the companion');
+    // Replacing is its own control, confirmed first: then the database is the file, byte for byte.
+    options.once('dialog', (dialog) => void dialog.accept());
+    await options.setInputFiles('#replace-file', trained);
+    await expect.poll(() => options.textContent('#data-status'), { timeout: 30_000 }).toMatch(/^Replaced: /);
     expect(await exportFile('retrained.json')).toBe(trainedText);
 
     // The other way: the file the extension exported (step 6) drives a companion crawl.

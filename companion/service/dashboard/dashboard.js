@@ -64,7 +64,31 @@ async function refreshList() {
   }
 }
 
+// Rows of pages.jsonl that are no fetched page (issue 12, "counts agree"): robots.txt said no,
+// or the host never answered. The crawler's `fetched` counts every row but robots-denied ones,
+// so the header takes the unreachable rows out again; header, chart and table then count the
+// same pages, and the table shows the other rows as what they are.
+const UNREACHABLE = new Set(['network-error', 'timeout', 'error']);
+const isDenied = (page) => page.outcome === 'robots-denied';
+const isUnreachable = (page) => UNREACHABLE.has(page.outcome) && !page.status;
+const isFetchedPage = (page) => !isDenied(page) && !isUnreachable(page);
+
+function outcomeText(page) {
+  if (isDenied(page)) return 'robots-denied, not fetched';
+  if (isUnreachable(page)) return `unreachable (${page.outcome}), not fetched`;
+  return page.status || page.outcome;
+}
+
+function notFetchedText() {
+  const denied = pages.filter(isDenied).length;
+  const unreachable = pages.filter(isUnreachable).length;
+  return `${denied} robots-denied, ${unreachable} unreachable`;
+}
+
+let shownInfo = null; // the last crawl info shown, shown again once its rows are loaded
+
 function showInfo(info) {
+  shownInfo = info;
   $('detail-id').textContent = info.id;
   $('detail-state').textContent = info.state;
   $('detail-state').className = `state ${info.state}`;
@@ -72,7 +96,8 @@ function showInfo(info) {
   $('detail-error').hidden = !info.error;
   const p = info.progress;
   const figures = [
-    ['pages', `${p.fetched} / ${p.maxPages}`],
+    ['pages', `${p.fetched - pages.filter(isUnreachable).length} / ${p.maxPages}`],
+    ['not fetched', notFetchedText()],
     ['queued', p.queued],
     ['errors', p.errors],
     ['harvest', p.harvest === null ? '–' : `${percent(p.harvest)} (${p.relevant}/${p.judged})`],
@@ -108,6 +133,8 @@ async function loadPages() {
       if (batch.length === 0 || pages.length >= total) break;
     }
     drawChart();
+    // The header's page count leaves the unreachable rows out: count them now they are here.
+    if (shownInfo !== null && shownInfo.id === id) showInfo(shownInfo);
   } catch (error) {
     showMessage(`Cannot load pages: ${error.message}`);
   } finally {
@@ -127,7 +154,8 @@ function appendPageRows(batch, start) {
     url.append(link);
     const relevance = page.relevance === undefined ? '–' : page.relevance.toFixed(2);
     const relevanceClass = page.relevance === undefined ? '' : page.relevance >= 0.5 ? 'relevant' : 'irrelevant';
-    row.append(el('td', start + i + 1), url, el('td', page.status || page.outcome), el('td', page.depth), el('td', page.score.toFixed(3)), el('td', relevance, relevanceClass));
+    if (!isFetchedPage(page)) row.className = 'not-fetched';
+    row.append(el('td', start + i + 1), url, el('td', outcomeText(page)), el('td', page.depth), el('td', page.score.toFixed(3)), el('td', relevance, relevanceClass));
     body.append(row);
   });
 }
@@ -141,13 +169,14 @@ function drawChart() {
   const W = 640, H = 220, left = 40, right = 10, top = 10, bottom = 30;
   const points = [];
   let judged = 0, relevant = 0;
-  pages.forEach((page, i) => {
+  const fetchedPages = pages.filter(isFetchedPage);
+  fetchedPages.forEach((page, i) => {
     if (page.relevance === undefined) return;
     judged++;
     if (page.relevance >= 0.5) relevant++;
     points.push([i + 1, relevant / judged]);
   });
-  const n = Math.max(pages.length, 1);
+  const n = Math.max(fetchedPages.length, 1);
   const x = (v) => left + ((W - left - right) * v) / n;
   const y = (v) => top + (H - top - bottom) * (1 - v);
   const line = (x1, y1, x2, y2, stroke) => {
@@ -168,7 +197,8 @@ function drawChart() {
     text(left - 4, y(v) + 4, `${v * 100}%`);
   }
   line(left, y(0), W - right, y(0), '#99a');
-  text(W - right, H - 8, `${pages.length} pages fetched`);
+  const others = pages.length - fetchedPages.length;
+  text(W - right, H - 8, `${fetchedPages.length} pages fetched${others > 0 ? ` (+${others} not fetched: ${notFetchedText()})` : ''}`);
   text(left, H - 8, '0', 'start');
   if (points.length === 0) {
     $('chart-note').textContent = 'No page judged yet (a crawl without a model has no harvest judge).';

@@ -8,6 +8,7 @@ import type { BackgroundServices } from '../../../extension/background/services.
 import { createUiHandlers } from '../../../extension/background/ui-handlers.ts';
 import type { WorkerRemote } from '../../../extension/background/worker-host.ts';
 import { createDexieCompanionStore, createDexieSettingsStore, createDexieTopicStore } from '../../../extension/storage/dexie-stores.ts';
+import { CRAWL_CHOICE_DEFAULTS } from '../../../extension/storage/validate.ts';
 import { createDexieRepository } from '../../../extension/worker/dexie-repository.ts';
 import { createEngine, type Engine } from '../../../extension/worker/engine.ts';
 import type { LinkScentDb } from '../../../extension/storage/database.ts';
@@ -64,9 +65,9 @@ const start = (pageUrl = 'https://news.example.com/a.html#top') => ui['crawl/sta
 
 describe('pairing', () => {
   it('stores port and token (the whole printed line is accepted), then reports the companion', async () => {
-    expect(await ui['companion/get']({ type: 'companion/get' })).toEqual({ port: 7431, token: '' });
+    expect(await ui['companion/get']({ type: 'companion/get' })).toEqual({ port: 7431, token: '', crawlChoice: CRAWL_CHOICE_DEFAULTS });
     expect(await pair(`pairing token: ${TOKEN}`, 7432)).toEqual({ ok: true, status: { version: '0.1.0', port: 7432, crawls: 0 } });
-    expect(await ui['companion/get']({ type: 'companion/get' })).toEqual({ port: 7432, token: TOKEN });
+    expect(await ui['companion/get']({ type: 'companion/get' })).toEqual({ port: 7432, token: TOKEN, crawlChoice: CRAWL_CHOICE_DEFAULTS });
     expect(service.requests.map((r) => [r.method, r.path, r.authorization])).toEqual([['GET', '/api/status', `Bearer ${TOKEN}`]]);
   });
 
@@ -80,7 +81,7 @@ describe('pairing', () => {
     expect(await pair('x'.repeat(43))).toMatchObject({ ok: false, problem: 'token-refused', port: 7431 });
     service.running = false;
     expect(await pair()).toMatchObject({ ok: false, problem: 'not-running', error: expect.stringMatching(/npx linkscent serve/) });
-    expect(await ui['companion/get']({ type: 'companion/get' })).toEqual({ port: 7431, token: TOKEN });
+    expect(await ui['companion/get']({ type: 'companion/get' })).toEqual({ port: 7431, token: TOKEN, crawlChoice: CRAWL_CHOICE_DEFAULTS });
     expect(await ui['companion/status']({ type: 'companion/status' })).toMatchObject({ ok: false, problem: 'not-running' });
   });
 
@@ -134,6 +135,47 @@ describe('Crawl from here', () => {
     });
     expect(reply.crawl.dashboardUrl).toBe(`http://127.0.0.1:7431/dashboard?token=${TOKEN}#crawl=c1`);
     expect((await createDexieCompanionStore(db).get()).lastCrawl).toMatchObject({ id: 'c1', topicId: topic.id });
+  });
+
+  it('starts within the chosen pages, depth and scope, and remembers the choice for next time', async () => {
+    await topicWithExamples();
+    await pair();
+    service.requests.length = 0;
+    const choice = { maxPages: 30, maxDepth: 1, scope: 'seed-hosts' as const };
+    const reply = await ui['crawl/start']({ type: 'crawl/start', pageUrl: 'https://news.example.com/a.html', choice });
+    if (!reply.ok) throw new Error(reply.error);
+    expect(JSON.parse(service.requests[2]!.body!)).toMatchObject({ maxPages: 30, maxDepth: 1, sameSite: true });
+    expect(reply.crawl.choice).toEqual(choice);
+    expect((await ui['companion/get']({ type: 'companion/get' })).crawlChoice).toEqual(choice);
+    // The next crawl without a choice takes the remembered one, and crawl/get shows it.
+    service.requests.length = 0;
+    await start();
+    expect(JSON.parse(service.requests[2]!.body!)).toMatchObject({ maxPages: 30, maxDepth: 1, sameSite: true });
+    expect(await ui['crawl/get']({ type: 'crawl/get' })).toMatchObject({ ok: true, crawl: { choice } });
+  });
+
+  it('refuses a choice out of range in one line, asking the companion nothing', async () => {
+    await topicWithExamples();
+    await pair();
+    service.requests.length = 0;
+    const reply = await ui['crawl/start']({ type: 'crawl/start', pageUrl: 'https://news.example.com/a.html', choice: { maxPages: 0, maxDepth: 1, scope: 'any' } });
+    expect(reply).toMatchObject({ ok: false, error: 'Pages must be a whole number from 1 to 100000, not 0.' });
+    expect(service.requests).toEqual([]);
+  });
+
+  it('crawls from here for each of several topics', async () => {
+    const first = await topicWithExamples();
+    const second = await ui['topics/save']({ type: 'topics/save', topic: { name: '体育', positive: ['sport.example.org'], negative: ['finance.example.org'] } });
+    if (!second.ok) throw new Error(second.error);
+    await engine.observe(second.topic, hubExamples(second.topic.id, 'https://portal2.example.net/'));
+    await pair();
+    for (const topic of [first, second.topic]) {
+      await ui['topics/activate']({ type: 'topics/activate', topicId: topic.id });
+      const reply = await start();
+      if (!reply.ok) throw new Error(reply.error);
+      const body = JSON.parse(service.requests.filter((r) => r.path === '/api/models').at(-1)!.body!) as { data: { data: { tableName: string; rows: { id?: string }[] }[] } };
+      expect(body.data.data.find((t) => t.tableName === 'topics')!.rows.map((row) => row.id)).toEqual([topic.id]);
+    }
   });
 
   it('shows the last crawl as the companion reports it, and forgets one the companion forgot', async () => {

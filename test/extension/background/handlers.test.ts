@@ -68,6 +68,25 @@ async function createTopic(ui = createUiHandlers(services)) {
 }
 
 describe('background handlers', () => {
+  it("does nothing on the companion's pages and stores no URL that carries the pairing token", async () => {
+    const token = 'Abcdefghijklmnop_0123456789-xyz';
+    await services.companion.put({ port: 7431, token });
+    await createTopic();
+    const content = createContentHandlers(services);
+    const dashboard = { tabId: 3, url: `http://127.0.0.1:7431/dashboard?token=${token}#crawl=c1` };
+    expect(await content['page/settings']({ type: 'page/settings', pageUrl: dashboard.url }, dashboard)).toMatchObject({ enabled: false });
+    const links = [{ ref: 0, url: 'https://finance.example.org/1', pageUrl: dashboard.url, anchor: '股票', before: '', after: '' }];
+    expect(await content['page/links']({ type: 'page/links', pageUrl: dashboard.url, title: '', links, first: true }, dashboard)).toEqual({ verdicts: [] });
+    // Elsewhere, a link into the dashboard (token and all) is neither scored nor stored.
+    const tokenLink = { ref: 99, url: `http://127.0.0.1:7431/dashboard?token=${token}`, pageUrl: PAGE, anchor: '股票', before: '', after: '' };
+    const reply = await content['page/links']({ type: 'page/links', pageUrl: PAGE, title: '', links: [...hubLinks(), tokenLink], first: true }, origin);
+    expect(reply.verdicts.map((verdict) => verdict.ref)).not.toContain(99);
+    await engine.flush();
+    expect(JSON.stringify(await db.examples.toArray())).not.toContain(token);
+    expect(JSON.stringify(await db.pages.toArray())).not.toContain(token);
+    expect(await db.examples.count()).toBe(12);
+  });
+
   it('tells a page to stay idle until there is a topic, and clears its badge', async () => {
     const content = createContentHandlers(services);
     expect(await content['page/settings']({ type: 'page/settings', pageUrl: PAGE }, origin)).toEqual({ enabled: false, window: 80, maxLinks: 2000 });
@@ -120,13 +139,16 @@ describe('background handlers', () => {
     expect(badges.get(1)).toBe(7);
   });
 
-  it('marks a page: every stored context pointing to it is relabeled, and its tab refreshed', async () => {
+  it('marks a page: every stored context pointing to it is relabeled, its tab and then every other tab refreshed', async () => {
     await createTopic();
     await createContentHandlers(services)['page/links']({ type: 'page/links', pageUrl: PAGE, title: '', links: hubLinks(), first: true }, origin);
     sent = [];
     const reply = await createUiHandlers(services)['page/mark']({ type: 'page/mark', tabId: 1, pageUrl: 'https://sport.example.org/0#x', label: 1 });
     expect(reply).toEqual({ ok: true, labeled: 1 });
-    expect(sent).toEqual([{ tabId: 1, message: { type: 'verdicts/refresh' } }]);
+    expect(sent).toEqual([
+      { tabId: 1, message: { type: 'verdicts/refresh' } },
+      { tabId: 2, message: { type: 'verdicts/refresh' } },
+    ]);
     expect((await db.examples.where('url').equals('https://sport.example.org/0').first())?.source).toBe('page');
   });
 
@@ -149,7 +171,8 @@ describe('background handlers', () => {
     expect(exported.fileName).toMatch(/^linkscent-\d{8}-\d{6}\.json$/);
     expect(await ui['db/import']({ type: 'db/import', fileText: 'not json' })).toEqual({ ok: false, error: expect.stringMatching(/^corrupt model file/) });
     expect(await ui['db/import']({ type: 'db/import', fileText: '' })).toEqual({ ok: false, error: 'The file is empty.' });
-    expect(await ui['db/import']({ type: 'db/import', fileText: exported.fileText })).toEqual({ ok: true, examples: 0 });
+    // Merged into what is stored: the topic is the same, and it has no examples yet.
+    expect(await ui['db/import']({ type: 'db/import', fileText: exported.fileText })).toMatchObject({ ok: true, topics: 1, examples: 0, duplicates: 0 });
   });
 
   it('retrains the model from its examples when the lexicon changes', async () => {

@@ -78,6 +78,15 @@ describe('Tooltip', () => {
     ]);
   });
 
+  it("says first that the user marked the link, or that the site repeats it", () => {
+    tooltip.show(link, { ...verdict, mark: 1 });
+    expect(tooltip.content!.firstElementChild!.textContent).toBe('You marked this link on topic.');
+    tooltip.show(link, { ...verdict, template: true });
+    expect(tooltip.content!.firstElementChild!.textContent).toMatch(/repeats this link on many pages/);
+    tooltip.show(link, verdict);
+    expect(tooltip.content!.firstElementChild!.getAttribute('part')).toBe('score');
+  });
+
   it('uses one host element, outside the page’s links, and never a style attribute in markup', () => {
     tooltip.show(link, verdict);
     tooltip.show(link, { ...verdict, top: [] });

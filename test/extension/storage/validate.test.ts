@@ -16,6 +16,8 @@ describe('topic validation', () => {
         featureGroup: 2,
         form: 'multinomial',
         window: 80,
+        urlTokens: true,
+        thresholdMode: 'f1',
       },
     });
   });
@@ -35,6 +37,9 @@ describe('topic validation', () => {
     [{ name: 'x', form: 'gaussian' as never }, /form/],
     [{ name: 'x', positive: ['exa mple.org'] }, /On-topic pattern/],
     [{ name: 'x', negative: ['bad host'] }, /Off-topic pattern/],
+    [{ name: 'x', thresholdMode: 'precision' as const }, /target precision/],
+    [{ name: 'x', thresholdMode: 'precision' as const, targetPrecision: 1 }, /target precision/],
+    [{ name: 'x', thresholdMode: 'median' as never }, /f1, precision or fixed/],
   ])('refuses %j with a sentence', (input, message) => {
     const checked = validateTopic(input);
     expect(checked.ok).toBe(false);

@@ -8,10 +8,12 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UiToBackgroundReplies } from '../../../extension/messages/ui-to-background.ts';
 import type { CompanionFailure, CrawlView } from '../../../extension/messages/views.ts';
 import { startOptions } from '../../../extension/options/options.ts';
+import { endedText } from '../../../extension/popup/crawl-panel.ts';
 import { startPopup } from '../../../extension/popup/popup.ts';
+import { createTranslate } from '../../../extension/ui/i18n.ts';
 import type { Topic } from '../../../shared/model/types.ts';
 import { crawlInfo } from '../companion-client/fake-service.ts';
-import { fakeBrowser, type Handlers } from './fake-browser.ts';
+import { fakeBrowser, fakeI18n, type Handlers } from './fake-browser.ts';
 import { loadPage, untranslated } from './load-page.ts';
 
 const TOKEN = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde';
@@ -127,8 +129,7 @@ describe('popup: crawl panel', () => {
   const stats: UiToBackgroundReplies['stats/get'] = {
     topic,
     counts: { byLabel: { on: 6, off: 6 }, bySource: { pattern: 12 }, pagesSeen: 1 },
-    heldOutAccuracy: null,
-    heldOutN: 0,
+    heldOut: null,
     pageOnTopicLinks: 2,
     siteEnabled: true,
     host: 'news.example.com',
@@ -151,14 +152,19 @@ describe('popup: crawl panel', () => {
     const { browser, panel } = await open({
       'crawl/get': { ok: true, crawl: null, paired: false },
       'crawl/start': { ok: false, problem: 'not-paired', port: 7431, error: 'not paired' },
+      'companion/get': { port: 7431, token: '', crawlChoice: { maxPages: 50, maxDepth: 2, scope: 'seed-hosts' } },
     });
+    // The last choice is offered again, and a change goes with the request.
+    expect($<HTMLInputElement>('#crawl-pages').value).toBe('50');
+    expect($<HTMLSelectElement>('#crawl-scope').value).toBe('seed-hosts');
+    $<HTMLInputElement>('#crawl-depth').value = '4';
     expect(untranslated()).toEqual([]);
     expect($('#crawl-hint').hidden).toBe(false);
     expect($('#crawl-hint').textContent).toMatch(/^LinkScent is not paired with the companion yet\. Open Options → Companion/);
     expect($('#crawl').hidden).toBe(true);
     $<HTMLButtonElement>('#crawl-start').click();
     await vi.waitFor(() => expect($('#crawl-status').textContent).toMatch(/^LinkScent is not paired/));
-    expect(browser.sent).toContainEqual({ type: 'crawl/start', pageUrl: tab.url });
+    expect(browser.sent).toContainEqual({ type: 'crawl/start', pageUrl: tab.url, choice: { maxPages: 50, maxDepth: 4, scope: 'seed-hosts' } });
     panel.stop();
   });
 
@@ -233,5 +239,20 @@ describe('popup: crawl panel', () => {
     const { panel } = await open({ 'stats/get': { ...stats, host: null }, 'crawl/get': { ok: true, crawl: null, paired: true } });
     expect($<HTMLButtonElement>('#crawl-start').disabled).toBe(true);
     panel.stop();
+  });
+});
+
+describe('popup: why a crawl ended', () => {
+  const t = createTranslate(fakeI18n('en'));
+  const done = (fetched: number, extra: Partial<ReturnType<typeof crawlInfo>> = {}) =>
+    crawlInfo({ state: 'done', ...extra, progress: { ...crawlInfo().progress, fetched, maxPages: 200 } });
+  const choice = { maxPages: 200, maxDepth: 2, scope: 'seed-hosts' as const };
+
+  it('says the page limit, or that depth and scope left nothing to fetch', () => {
+    expect(endedText(t, { info: done(200), dashboardUrl: '' })).toBe('It ended at its limit of 200 pages.');
+    expect(endedText(t, { info: done(37), dashboardUrl: '', choice })).toBe('The depth limit (2) and the scope (this site) left nothing more to fetch.');
+    expect(endedText(t, { info: done(37, { ended: { by: 'frontier-empty', beyondDepth: 12 } }), dashboardUrl: '', choice })).toBe('The depth limit (2) left nothing more to fetch.');
+    expect(endedText(t, { info: done(37), dashboardUrl: '' })).toBe('Nothing was left to fetch.');
+    expect(endedText(t, { info: crawlInfo({ state: 'running' }), dashboardUrl: '' })).toBeNull();
   });
 });

@@ -104,6 +104,11 @@ describe('options page', () => {
     field('#topic-form', 'window').value = '60';
     field<HTMLSelectElement>('#topic-form', 'featureGroup').value = '1';
     field<HTMLSelectElement>('#topic-form', 'form').value = 'multinomial';
+    // A new topic starts with URL tokens and a threshold calibrated for the best F1.
+    expect(field<HTMLSelectElement>('#topic-form', 'urlTokens').value).toBe('true');
+    expect(field<HTMLSelectElement>('#topic-form', 'thresholdMode').value).toBe('f1');
+    field<HTMLSelectElement>('#topic-form', 'thresholdMode').value = 'precision';
+    field('#topic-form', 'targetPrecision').value = '0.85';
     submit('#topic-form');
     await vi.waitFor(() => expect($('#topic-status').textContent).toBe('Saved.'));
     expect(sentOf(browser, 'topics/save')).toEqual([
@@ -118,6 +123,9 @@ describe('options page', () => {
           featureGroup: 1,
           form: 'multinomial',
           window: 60,
+          urlTokens: true,
+          thresholdMode: 'precision',
+          targetPrecision: 0.85,
         },
       },
     ]);
@@ -213,7 +221,7 @@ describe('options page', () => {
       'db/import': (m) => {
         try {
           JSON.parse(String(m['fileText']));
-          return { ok: true, examples: 42 };
+          return { ok: true, topics: 2, examples: 42, duplicates: 5, total: 99, replaced: m['replace'] === true };
         } catch {
           return { ok: false, error: 'Not a LinkScent export file: unexpected end of JSON. Nothing was changed.' };
         }
@@ -229,12 +237,28 @@ describe('options page', () => {
     expect(sentOf(browser, 'topics/list')).toHaveLength(listsBefore);
 
     chooseFile(input, new File(['{"formatName":"dexie"}'], 'good.json'));
-    await vi.waitFor(() => expect($('#data-status').textContent).toBe('Imported: 42 examples.'));
+    await vi.waitFor(() => expect($('#data-status').textContent).toBe('Imported: 2 topics; 42 new examples, 5 already here.'));
     await vi.waitFor(() => expect(sentOf(browser, 'topics/list')).toHaveLength(listsBefore + 1));
 
     chooseFile(input, new File([], 'empty.json'));
     await vi.waitFor(() => expect($('#data-status').textContent).toBe('The file is empty. Nothing was changed.'));
     expect(sentOf(browser, 'db/import')).toHaveLength(2);
+  });
+
+  it('replaces everything only from its own control, and only after the user confirms', async () => {
+    const { browser } = await open({ 'db/import': () => ({ ok: true, topics: 1, examples: 3, duplicates: 0, total: 3 }) });
+    const answers = [false, true];
+    const asked: string[] = [];
+    window.confirm = (question?: string) => (asked.push(String(question)), answers.shift()!);
+    const input = $<HTMLInputElement>('#replace-file');
+    chooseFile(input, new File(['{"formatName":"dexie"}'], 'other.json'));
+    await vi.waitFor(() => expect($('#data-status').textContent).toBe('Nothing was replaced.'));
+    expect(sentOf(browser, 'db/import')).toEqual([]);
+    chooseFile(input, new File(['{"formatName":"dexie"}'], 'other.json'));
+    await vi.waitFor(() => expect($('#data-status').textContent).toBe("Replaced: the database now holds the file's 1 topics and 3 examples."));
+    expect(sentOf(browser, 'db/import')).toEqual([{ type: 'db/import', fileText: '{"formatName":"dexie"}', replace: true }]);
+    expect(asked).toHaveLength(2);
+    expect(asked[0]).toMatch(/will be lost/);
   });
 });
 

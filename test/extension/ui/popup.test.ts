@@ -27,8 +27,7 @@ const topics: UiToBackgroundReplies['topics/list'] = {
 const stats = (overrides: Partial<UiToBackgroundReplies['stats/get']> = {}): UiToBackgroundReplies['stats/get'] => ({
   topic: topics.topics[0]!,
   counts: { byLabel: { on: 24, off: 30 }, bySource: { pattern: 50, user: 4 }, pagesSeen: 7 },
-  heldOutAccuracy: 0.87,
-  heldOutN: 40,
+  heldOut: { mode: 'f1', threshold: 0.62, figures: { precision: 0.84, recall: 0.71, f1: 0.77, balancedAccuracy: 0.85 }, n: 40, positives: 9, reached: true },
   pageOnTopicLinks: 5,
   siteEnabled: true,
   host: 'news.example.com',
@@ -74,7 +73,7 @@ describe('popup', () => {
       'From crawls': '0',
       'Pages seen': '7',
     });
-    expect($('#accuracy').textContent).toBe('Estimated accuracy: 87% on 40 held-out examples');
+    expect($('#accuracy').textContent).toBe('Threshold 0.62 (calibrated for the best F1): precision 84%, recall 71% on 40 held-out examples, 9 of them on topic');
     expect($('#page-count').textContent).toBe('On-topic links on this page: 5');
     expect($<HTMLInputElement>('#site-enabled').checked).toBe(true);
     expect($('#site-label').textContent).toBe('Highlight links on news.example.com');
@@ -118,11 +117,11 @@ describe('popup', () => {
   it('explains what it cannot show: no topic, no estimate, no web page', async () => {
     await open({
       'topics/list': { topics: [], activeId: null },
-      'stats/get': stats({ topic: null, heldOutAccuracy: null, heldOutN: 0, pageOnTopicLinks: null, siteEnabled: null, host: null }),
+      'stats/get': stats({ topic: null, heldOut: null, pageOnTopicLinks: null, siteEnabled: null, host: null }),
     });
     expect($('#topic').hidden).toBe(true);
     expect($('#no-topic').hidden).toBe(false);
-    expect($('#accuracy').textContent).toBe('Too few examples to estimate accuracy yet.');
+    expect($('#accuracy').textContent).toBe('Too few held-out examples of both kinds to measure precision and recall yet.');
     expect($('#page-count').textContent).toBe('LinkScent does not run on this page.');
     expect($('#site-row').hidden).toBe(true);
     expect($<HTMLButtonElement>('#mark-on').disabled).toBe(true);

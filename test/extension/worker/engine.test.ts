@@ -134,14 +134,72 @@ describe('worker engine', () => {
     expect(await db.topics.count()).toBe(0);
   });
 
-  it('gives a held-out accuracy once there are enough examples', async () => {
-    expect(await engine.evaluateHeldOut(topic)).toMatchObject({ accuracy: null });
+  /** Hub examples of `pages` pages on distinct hosts, each page's targets its own (no template links). */
+  function manyPages(pages: number): LabeledLink[] {
     const many: LabeledLink[] = [];
-    for (let page = 0; page < 8; page++) many.push(...hubExamples(topic.id, `https://portal.example.net/${page}`));
-    await engine.observe(topic, many);
+    for (let page = 0; page < pages; page++) {
+      many.push(...hubExamples(topic.id, `https://portal${page}.example.net/`).map((example) => ({ ...example, url: `${example.url}-${page}` })));
+    }
+    return many;
+  }
+
+  it('measures precision and recall at the fixed threshold once there are enough examples', async () => {
+    expect(await engine.evaluateHeldOut(topic)).toMatchObject({ figures: null, mode: 'fixed', threshold: 0.5 });
+    await engine.observe(topic, manyPages(8));
     const heldOut = await engine.evaluateHeldOut(topic);
     expect(heldOut.n).toBeGreaterThanOrEqual(10);
-    expect(heldOut.accuracy).toBeGreaterThan(0.9);
+    expect(heldOut.positives).toBeGreaterThan(0);
+    expect(heldOut.positives).toBeLessThan(heldOut.n);
+    expect(heldOut.figures!.precision).toBeGreaterThan(0.9);
+    expect(heldOut.figures!.recall).toBeGreaterThan(0.9);
+  });
+
+  it('calibrates the threshold on held-out examples and judges links at it', async () => {
+    const calibrated = { ...topic, thresholdMode: 'f1' as const, threshold: 0.999 };
+    await db.topics.put(calibrated);
+    await engine.observe(calibrated, manyPages(8));
+    const heldOut = await engine.evaluateHeldOut(calibrated);
+    expect(heldOut.mode).toBe('f1');
+    expect(heldOut.threshold).toBeGreaterThan(0);
+    expect(heldOut.threshold).toBeLessThan(1);
+    expect(heldOut.threshold).not.toBe(0.999);
+    expect(heldOut.figures!.f1).toBeGreaterThan(0.9);
+    // Scored at the calibrated threshold, not at the topic's 0.999.
+    const [verdict] = await engine.scoreLinks(calibrated, [link(0, '基金 投资 收益')]);
+    expect(verdict!.p).toBeGreaterThanOrEqual(heldOut.threshold);
+    expect(verdict!.level).toBeGreaterThan(0);
+  });
+
+  it('learns a template link from its first pages only, not again on every page of the site', async () => {
+    for (let page = 0; page < 6; page++) await engine.observe(topic, hubExamples(topic.id, `https://portal.example.net/${page}.html`));
+    // Every one of the 12 links is on every page of one host: learned on the first three pages.
+    expect(await db.examples.count()).toBe(36);
+    // Another host's pages are another site.
+    await engine.observe(topic, hubExamples(topic.id, 'https://elsewhere.example.net/'));
+    expect(await db.examples.count()).toBe(48);
+  });
+
+  it('lights a template link only when its own evidence is strong, and never a link to the page itself', async () => {
+    await engine.observe(topic, manyPages(4));
+    const pageLinks = (pageUrl: string) => [
+      { ...link(0, '菜单 导航'), url: 'https://news.example.com/menu', pageUrl },
+      { ...link(1, '基金 股票 投资'), url: pageUrl, pageUrl },
+    ];
+    let verdicts = await engine.scoreLinks(topic, pageLinks('https://news.example.com/a'));
+    expect(verdicts[1]).toMatchObject({ level: 0, self: true });
+    expect(verdicts[1]!.p).toBeGreaterThan(0.5);
+    for (const page of ['b', 'c']) verdicts = await engine.scoreLinks(topic, pageLinks(`https://news.example.com/${page}`));
+    expect(verdicts[0]).toMatchObject({ template: true, level: 0 });
+  });
+
+  it("shows the user's mark on every page where the link appears, whatever the model says", async () => {
+    await engine.observe(topic, manyPages(4));
+    const target = 'https://sport.example.org/0-0';
+    const before = await engine.scoreLinks(topic, [{ ...link(0, '足球 比赛 进球'), url: target, pageUrl: 'https://other.example.com/' }]);
+    expect(before[0]!.level).toBe(0);
+    await engine.labelTarget(topic, target, 1, 'user');
+    const after = await engine.scoreLinks(topic, [{ ...link(0, '足球 比赛 进球'), url: target, pageUrl: 'https://third.example.com/' }]);
+    expect(after[0]).toMatchObject({ mark: 1, level: 3 });
   });
 
   it('exports, and after a clear imports the same examples with the same scores', async () => {
@@ -154,7 +212,7 @@ describe('worker engine', () => {
     await engine.dropTopic(topic.id);
     expect(await db.examples.count()).toBe(0);
 
-    expect(await engine.importDatabase(file)).toEqual({ examples: 12 });
+    expect(await engine.importDatabase(file)).toEqual({ topics: 1, examples: 12, duplicates: 0, total: 12 });
     expect(await db.topics.get(topic.id)).toEqual(topic);
     expect(await engine.counts(topic)).toMatchObject({ byLabel: { on: 6, off: 6 } });
     expect(await engine.scoreLinks(topic, links)).toEqual(scores);

@@ -23,3 +23,21 @@ describe('highlight levels', () => {
     expect(verdict.top.map((c) => c.feature)).toEqual(['a:w0', 'a:w1', 'a:w2', 'a:w3', 'a:w4']);
   });
 });
+
+describe('links judged apart (issue 12)', () => {
+  const score = (p: number) => ({ p, logOdds: Math.log(p / (1 - p)), top: [] });
+
+  it('shows the user mark whatever the score', () => {
+    expect(verdictOf(1, score(0.01), 0.5, { mark: 1 })).toMatchObject({ level: 3, mark: 1 });
+    expect(verdictOf(1, score(0.99), 0.5, { mark: 0 })).toMatchObject({ level: 0, mark: 0 });
+  });
+
+  it('never lights a link to the page itself, even one the user marked', () => {
+    expect(verdictOf(1, score(0.99), 0.5, { self: true, mark: 1 })).toMatchObject({ level: 0, self: true });
+  });
+
+  it('lights a template link only at the strong level', () => {
+    expect(verdictOf(1, score(0.7), 0.5, { template: true })).toMatchObject({ level: 0, template: true });
+    expect(verdictOf(1, score(0.95), 0.5, { template: true })).toMatchObject({ level: 3, template: true });
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * Template links: the links a site repeats on every page (navigation trees, sidebars, footers),
+ * recognised as the same target under the same anchor on several distinct pages of one host.
+ *
+ * Why they are treated apart (issue 12): a help site's navigation tree puts the same few hundred
+ * links on every page, so learning every sighting as a new example floods the model with one
+ * context per page per link, and their contexts are each other's anchors, which say nothing
+ * about where the link leads. So, once a link is known as a template link, a page's sighting of
+ * it is not learned again, and it is highlighted only on strong evidence of its own.
+ *
+ * The rule: `(host of the page, target URL, anchor)` seen on at least `minPages` distinct pages
+ * of that host. The anchor is compared after trimming, collapsing white space and lower-casing,
+ * so `Home` and ` home ` are one anchor. Memory is bounded: at most `maxEntries` links are kept,
+ * the least recently seen dropped first (a Map in insertion order, re-inserted on each sighting),
+ * and each keeps at most `minPages` page URLs, which is all the rule needs.
+ *
+ * Pure and platform-free: the extension's worker keeps one for every topic (a site's template is
+ * the site's, not a topic's); tests drive it with hand-made links.
+ */
+import { urlHost } from '../urls/normalize-url.ts';
+
+export interface TemplateLinkOptions {
+  /** Distinct pages of one host a link must be seen on to be a template link. Default 3. */
+  minPages?: number;
+  /** Links remembered at most (least recently seen dropped first). Default 50,000. */
+  maxEntries?: number;
+}
+
+/** What identifies a sighting: where the link points, what it says, and the page it is on. */
+export interface Sighting {
+  url: string;
+  pageUrl: string;
+  anchor: string;
+}
+
+export const DEFAULT_TEMPLATE_MIN_PAGES = 3;
+export const DEFAULT_TEMPLATE_MAX_ENTRIES = 50_000;
+
+/** The key a template link is remembered by: page host, target, normalised anchor. */
+export function templateKey(link: Sighting): string {
+  const host = urlHost(link.pageUrl) ?? '';
+  const anchor = link.anchor.trim().replace(/\s+/gu, ' ').toLowerCase();
+  return `${host}\u0000${link.url}\u0000${anchor}`;
+}
+
+export class TemplateLinks {
+  readonly minPages: number;
+  readonly maxEntries: number;
+  /** key → the distinct page URLs it was seen on (at most `minPages`). */
+  readonly #pages = new Map<string, Set<string>>();
+
+  constructor({ minPages = DEFAULT_TEMPLATE_MIN_PAGES, maxEntries = DEFAULT_TEMPLATE_MAX_ENTRIES }: TemplateLinkOptions = {}) {
+    if (!(Number.isInteger(minPages) && minPages >= 2)) throw new RangeError(`minPages must be a whole number ≥ 2, got ${minPages}`);
+    if (!(Number.isInteger(maxEntries) && maxEntries >= 1)) throw new RangeError(`maxEntries must be a whole number ≥ 1, got ${maxEntries}`);
+    this.minPages = minPages;
+    this.maxEntries = maxEntries;
+  }
+
+  /** How many links are remembered. */
+  get size(): number {
+    return this.#pages.size;
+  }
+
+  /**
+   * Records that `link` is on its page (seeing it again on the same page changes nothing) and
+   * returns whether it is a template link now, this sighting included.
+   */
+  see(link: Sighting): boolean {
+    const key = templateKey(link);
+    let pages = this.#pages.get(key);
+    if (pages === undefined) {
+      pages = new Set();
+      if (this.#pages.size >= this.maxEntries) this.#pages.delete(this.#pages.keys().next().value!);
+    } else {
+      this.#pages.delete(key); // re-inserted below: most recently seen last
+    }
+    this.#pages.set(key, pages);
+    if (pages.size < this.minPages) pages.add(link.pageUrl);
+    return pages.size >= this.minPages;
+  }
+
+  /** Whether `link` was seen on `minPages` distinct pages of its host (records nothing). */
+  isTemplate(link: Sighting): boolean {
+    return (this.#pages.get(templateKey(link))?.size ?? 0) >= this.minPages;
+  }
+
+  /**
+   * Whether this sighting of `link` would be a page seen after the link became a template link:
+   * its page is not among the first `minPages` it was seen on. Those first sightings are the
+   * ones learned; every later page's is the same link again.
+   */
+  isRepeat(link: Sighting): boolean {
+    const pages = this.#pages.get(templateKey(link));
+    return pages !== undefined && pages.size >= this.minPages && !pages.has(link.pageUrl);
+  }
+
+  clear(): void {
+    this.#pages.clear();
+  }
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { TemplateLinks, templateKey } from '../../../shared/labels/template-links.ts';
+
+const page = (n: number, host = 'docs.test') => `https://${host}/help/page-${n}.html`;
+const nav = (pageUrl: string, anchor = 'Functions') => ({ url: 'https://docs.test/help/functions.html', pageUrl, anchor });
+
+describe('TemplateLinks', () => {
+  it('calls a link a template link once it is seen under one anchor on minPages distinct pages of a host', () => {
+    const templates = new TemplateLinks({ minPages: 3 });
+    expect(templates.see(nav(page(1)))).toBe(false);
+    expect(templates.see(nav(page(2)))).toBe(false);
+    expect(templates.isTemplate(nav(page(9)))).toBe(false);
+    expect(templates.see(nav(page(3)))).toBe(true);
+    expect(templates.isTemplate(nav(page(9)))).toBe(true);
+  });
+
+  it('does not count the same page twice (a reload, a second batch)', () => {
+    const templates = new TemplateLinks({ minPages: 3 });
+    for (let i = 0; i < 5; i++) templates.see(nav(page(1)));
+    templates.see(nav(page(2)));
+    expect(templates.isTemplate(nav(page(1)))).toBe(false);
+  });
+
+  it('keeps links apart by anchor and by the host of the page they are on', () => {
+    const templates = new TemplateLinks({ minPages: 2 });
+    templates.see(nav(page(1), 'Functions'));
+    templates.see(nav(page(2), 'Function list'));
+    expect(templates.isTemplate(nav(page(3), 'Functions'))).toBe(false);
+    templates.see(nav(page(1, 'other.test')));
+    templates.see(nav(page(2, 'other.test')));
+    expect(templates.isTemplate(nav(page(3)))).toBe(false);
+    expect(templates.isTemplate(nav(page(3, 'other.test')))).toBe(true);
+  });
+
+  it('compares anchors after trimming, collapsing white space and lower-casing', () => {
+    expect(templateKey(nav(page(1), '  Report  a\nBug '))).toBe(templateKey(nav(page(2), 'report a bug')));
+  });
+
+  it('says which sightings are repeats: pages after the first minPages, not those first ones', () => {
+    const templates = new TemplateLinks({ minPages: 2 });
+    templates.see(nav(page(1)));
+    templates.see(nav(page(2)));
+    templates.see(nav(page(3)));
+    expect([1, 2, 3, 4].map((n) => templates.isRepeat(nav(page(n))))).toEqual([false, false, true, true]);
+  });
+
+  it('forgets the least recently seen link beyond maxEntries', () => {
+    const templates = new TemplateLinks({ minPages: 2, maxEntries: 2 });
+    const a = { url: 'https://docs.test/a', anchor: 'A' };
+    const b = { url: 'https://docs.test/b', anchor: 'B' };
+    const c = { url: 'https://docs.test/c', anchor: 'C' };
+    templates.see({ ...a, pageUrl: page(1) });
+    templates.see({ ...b, pageUrl: page(1) });
+    templates.see({ ...a, pageUrl: page(2) }); // a is now the most recent
+    templates.see({ ...c, pageUrl: page(1) }); // drops b
+    expect(templates.size).toBe(2);
+    expect(templates.isTemplate({ ...a, pageUrl: page(3) })).toBe(true);
+    templates.see({ ...b, pageUrl: page(2) });
+    expect(templates.isTemplate({ ...b, pageUrl: page(3) })).toBe(false);
+  });
+
+  it('refuses options that make no rule', () => {
+    expect(() => new TemplateLinks({ minPages: 1 })).toThrow(/minPages/);
+    expect(() => new TemplateLinks({ maxEntries: 0 })).toThrow(/maxEntries/);
+  });
+});
