@@ -2,6 +2,7 @@
  * `CrawlRequest` (docs/service-api.md), checked at the edge: every field's type and range, unknown
  * fields refused by name, defaults filled in. A bad request is one HttpError 400 naming the field.
  */
+import { SCOPES, type Scope } from '../crawl/url-scope.ts';
 import { normalizeUrl } from '../../shared/urls/normalize-url.ts';
 import { requestScope, type CrawlRequest } from '../../shared/service-api/types.ts';
 import { HttpError } from './http-io.ts';
@@ -17,7 +18,10 @@ export interface CrawlPlan {
   maxDepth: number;
   concurrency: number;
   delayMs: number;
+  /** The older wire field: true when `scope` is seed-hosts. Kept in records for earlier builds. */
   sameSite: boolean;
+  /** Which links the crawl may queue (`crawl/url-scope.ts`); absent in records made before it. */
+  scope?: Scope;
 }
 
 export const REQUEST_DEFAULTS = { maxPages: 200, maxDepth: 5, concurrency: 4, delayMs: 500, sameSite: false } as const;
@@ -54,9 +58,9 @@ export function checkCrawlRequest(body: unknown): CrawlPlan {
   }
   if (strategy === 'nb' && modelId === undefined) throw bad('strategy nb needs a modelId (upload a model with POST /api/models)');
   if (input.sameSite !== undefined && typeof input.sameSite !== 'boolean') throw bad(`sameSite must be true or false, got ${JSON.stringify(input.sameSite)}`);
-  // Interim (issue 12, the wire field): until the service crawls by domain, a scope it cannot keep is refused, never widened.
-  if (input.scope !== undefined && input.scope !== 'any' && input.scope !== 'seed-hosts') throw bad(`scope ${JSON.stringify(input.scope)} is not supported by this service yet (use "any" or "seed-hosts")`);
+  if (input.scope !== undefined && !(SCOPES as readonly unknown[]).includes(input.scope)) throw bad(`scope must be one of ${SCOPES.join(', ')}, got ${JSON.stringify(input.scope)}`);
   if (input.scope !== undefined && input.sameSite !== undefined && requestScope(input as Pick<CrawlRequest, 'scope'>) !== (input.sameSite ? 'seed-hosts' : 'any')) throw bad('scope and sameSite disagree: give scope only');
+  const scope: Scope = input.scope !== undefined ? (input.scope as Scope) : ((input.sameSite as boolean | undefined) ?? REQUEST_DEFAULTS.sameSite) ? 'seed-hosts' : 'any';
   return {
     seeds,
     modelId: modelId ?? null,
@@ -66,7 +70,8 @@ export function checkCrawlRequest(body: unknown): CrawlPlan {
     maxDepth: wholeNumber(input, 'maxDepth', 0, LIMITS.maxDepth),
     concurrency: wholeNumber(input, 'concurrency', 1, LIMITS.concurrency),
     delayMs: wholeNumber(input, 'delayMs', 0, LIMITS.delayMs),
-    sameSite: input.scope !== undefined ? input.scope === 'seed-hosts' : ((input.sameSite as boolean | undefined) ?? REQUEST_DEFAULTS.sameSite),
+    sameSite: scope === 'seed-hosts',
+    scope,
   };
 }
 

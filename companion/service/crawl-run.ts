@@ -39,8 +39,6 @@ async function execute(entry: CrawlEntry, run: Run, resume: boolean, deps: RunDe
     const parts = topicCrawlParts({
       topic,
       scoresAreModel: plan.strategy === 'nb',
-      seeds: plan.seeds,
-      sameSite: plan.sameSite,
       addLabels: (links) => {
         run.labels ??= CrawlStore.open(entry.dir, { create: false });
         run.labels.addLabeledLinks(links);
@@ -57,6 +55,8 @@ async function execute(entry: CrawlEntry, run: Run, resume: boolean, deps: RunDe
       delayMs: plan.delayMs,
       strategy,
       ...nbOptions,
+      // Out-of-scope links are never queued (records made before `scope` carry only sameSite).
+      scope: { scope: plan.scope ?? (plan.sameSite ? 'seed-hosts' : 'any'), allow: [], deny: [] },
       resume: resumeStore,
       hooks: parts.hooks,
       pageJudge: parts.pageJudge,

@@ -9,11 +9,9 @@
  * - **Learned labels.** Every link context the crawl meets whose URL the topic's patterns label
  *   (`shared/labels/`, the rules `collect` and the extension label by) is stored in the crawl's
  *   `labeled_links` table with source `crawl`.
- * - **sameSite.** URLs off the seeds' hosts are skipped before they are fetched.
  */
 import type { LabeledLink, Topic } from '../../shared/model/types.ts';
 import { compileTopicPatterns, labelContexts, labelsAnything, TopicPatternError } from '../../shared/labels/pattern-labels.ts';
-import { hostOf } from '../../shared/urls/normalize-url.ts';
 import { matchesAny } from '../../shared/urls/url-pattern.ts';
 import type { CrawlHooks } from '../crawl/crawl-hooks.ts';
 import type { PageJudge } from '../crawl/crawl-options.ts';
@@ -29,8 +27,6 @@ export interface TopicCrawlInput {
   topic: Topic | null;
   /** Whether frontier scores are the link model's P(+) (strategy nb). */
   scoresAreModel: boolean;
-  seeds: readonly string[];
-  sameSite: boolean;
   /** Stores labeled links (the crawl's `labeled_links`). */
   addLabels(links: LabeledLink[]): void;
 }
@@ -49,10 +45,6 @@ export function checkTopicPatterns(topic: Topic): string | undefined {
 
 export function topicCrawlParts(input: TopicCrawlInput): TopicCrawlParts {
   const hooks: CrawlHooks[] = [];
-  if (input.sameSite) {
-    const hosts = new Set(input.seeds.map(hostOf));
-    hooks.push({ beforeFetch: (task) => hosts.has(hostOf(task.url)) });
-  }
   const { topic } = input;
   if (topic === null) return { hooks };
 

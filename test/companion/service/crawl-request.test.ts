@@ -15,8 +15,10 @@ describe('crawl request scope', () => {
     expect(checkCrawlRequest({ seeds, sameSite: true }).sameSite).toBe(true);
   });
 
-  it('refuses, in one line, a scope this service cannot keep and a request that contradicts itself', () => {
-    expect(() => checkCrawlRequest({ seeds, scope: 'seed-domains' })).toThrow(/scope "seed-domains" is not supported/);
+  it('keeps seed-domains, and refuses in one line an unknown scope and a request that contradicts itself', () => {
+    expect(checkCrawlRequest({ seeds, scope: 'seed-domains' }).scope).toBe('seed-domains');
+    expect(checkCrawlRequest({ seeds, sameSite: true }).scope).toBe('seed-hosts');
+    expect(() => checkCrawlRequest({ seeds, scope: 'site' })).toThrow('scope must be one of any, seed-hosts, seed-domains, got "site"');
     expect(() => checkCrawlRequest({ seeds, scope: 'any', sameSite: true })).toThrow(/disagree/);
   });
 });
