@@ -44,19 +44,17 @@
  * children's TMPDIR and CRAWLEE_STORAGE_DIR included. Figures depend on the machine and on its
  * load, printed at the start and the end: compare runs on one quiet machine.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileUrlPattern } from '../shared/urls/url-pattern.ts';
+import { linkscent as runLinkscent, runNode as runChild, type ChildResult } from './support/cli-child.ts';
 import { startLocalWeb, type LocalWeb } from './support/local-web.ts';
 import { fmt, table } from './support/measure.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WORK = join(ROOT, 'bench', 'data', 'crawl-bench');
-const CLI = join(ROOT, 'companion', 'bin', 'linkscent.mjs');
-const GUARD = join(ROOT, 'bench', 'support', 'loopback-guard.ts');
 const CRAWLEE_RUN = join(ROOT, 'bench', 'support', 'crawlee-run.ts');
 
 const TOPIC_PATTERN = '*/text/scalc/*';
@@ -73,63 +71,11 @@ const THROUGHPUT_REPS = Number(process.env.LINKSCENT_BENCH_CRAWL_REPS) || 3;
 
 const onTopic = compileUrlPattern(TOPIC_PATTERN);
 
-interface ChildResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  wallMs: number;
-  /** Peak resident set size of the child, bytes (VmHWM). */
-  peakRss: number;
-}
+/** Every child's temporary files go under the bench's work folder. */
+const CHILD_ENV = { TMPDIR: join(WORK, 'tmp') };
+const linkscent = (args: string[]) => runLinkscent(args, CHILD_ENV);
+const runNode = (args: string[], env: Record<string, string> = {}) => runChild(args, { ...CHILD_ENV, ...env });
 
-/** Runs `node --import tsx --import loopback-guard <args>`, polling its peak RSS. */
-function runNode(args: string[], env: Record<string, string> = {}): Promise<ChildResult> {
-  return new Promise((resolvePromise, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, ['--import', 'tsx', '--import', GUARD, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, TMPDIR: join(WORK, 'tmp'), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    let peakRss = 0;
-    const poll = () => {
-      try {
-        const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-        if (match) peakRss = Math.max(peakRss, Number(match[1]) * 1024);
-      } catch {
-        // gone already, or no /proc: the last reading stands
-      }
-    };
-    const timer = setInterval(poll, 50);
-    child.on('error', (error) => {
-      clearInterval(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearInterval(timer);
-      resolvePromise({
-        code,
-        stdout: Buffer.concat(out).toString('utf8'),
-        stderr: Buffer.concat(err).toString('utf8'),
-        wallMs: Number(process.hrtime.bigint() - started) / 1e6,
-        peakRss,
-      });
-    });
-  });
-}
-
-/** `linkscent <args>`; throws with its stderr when it fails. */
-async function linkscent(args: string[]): Promise<ChildResult> {
-  const result = await runNode([CLI, ...args]);
-  if (result.code !== 0) {
-    throw new Error(`linkscent ${args[0]} exited ${result.code}:\n${result.stderr.trim().split('\n').slice(-5).join('\n')}`);
-  }
-  return result;
-}
 
 interface PageLine {
   url: string;

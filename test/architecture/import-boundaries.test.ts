@@ -61,10 +61,7 @@ describe('import boundaries', () => {
     expect(bad).toEqual([]);
   });
 
-  // Until the codec branch (issue 10 item 1: the model file as plain code in shared/model/)
-  // lands, shared/model/db-schema.ts and model-file.ts still import dexie, so this check fails
-  // today and is marked so; flip `it.fails` to `it` when that branch is merged.
-  it.fails('shared/ imports neither Dexie nor its export add-on: the model file is a plain codec', () => {
+  it('shared/ imports neither Dexie nor its export add-on: the model file is a plain codec', () => {
     const bad = importTargets('shared').filter(({ target }) => /^dexie(-export-import)?(\/|$)/.test(target));
     expect(bad).toEqual([]);
   });
