@@ -259,6 +259,9 @@ describe.skipIf(skipReason !== null)('extension end to end (Chromium)', () => {
     expect(topicsAfter.map((topic) => topic.id)).toEqual(expect.arrayContaining(topicsBefore));
     expect(topicsAfter.map((topic) => topic.name)).toContain('trained in the companion');
     // Replacing is its own control, confirmed first: then the database is the file, byte for byte.
+    // The test page is closed first: a page-seen note it had in flight could land after the
+    // replace (a known race, in the closing note of stop 9) and add a row the file does not have.
+    await testPage.close();
     options.once('dialog', (dialog) => void dialog.accept());
     await options.setInputFiles('#replace-file', trained);
     await expect.poll(() => options.textContent('#data-status'), { timeout: 30_000 }).toMatch(/^Replaced: /);
