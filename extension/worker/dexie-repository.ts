@@ -88,15 +88,19 @@ export function createDexieRepository(db: LinkScentDb): ExampleRepository {
       return rows.filter((row) => row.topic === topicId && (pageUrl === undefined || row.pageUrl === pageUrl));
     },
 
+    // A note for a topic that no longer exists (an import replaced the database while the note
+    // was in flight) is dropped, in the same transaction that would write it.
     async notePage(topicId, page) {
-      await db.transaction('rw', db.pages, async () => {
+      await db.transaction('rw', db.pages, db.topics, async () => {
+        if (!(await db.topics.get(topicId))) return;
         const stored = await db.pages.get([topicId, page.url]);
         await db.pages.put({ ...stored, topic: topicId, url: page.url, title: page.title || stored?.title || '', seenAt: Date.now() });
       });
     },
 
     async markPage(topicId, url, label) {
-      await db.transaction('rw', db.pages, async () => {
+      await db.transaction('rw', db.pages, db.topics, async () => {
+        if (!(await db.topics.get(topicId))) return;
         const stored = await db.pages.get([topicId, url]);
         await db.pages.put({ topic: topicId, url, title: stored?.title ?? '', seenAt: stored?.seenAt ?? Date.now(), label });
       });
