@@ -9,8 +9,8 @@
 import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { exampleKey } from '../../shared/model/example-key.ts';
 import type { LabeledLink } from '../../shared/model/types.ts';
-import { CliFailure } from './errors.ts';
 import { readTextFile } from '../platform/input-files.ts';
+import { cannotWrite } from '../platform/output-paths.ts';
 import { parseLabeledJsonl } from './labeled-jsonl.ts';
 
 export interface WriteCounts {
@@ -42,9 +42,7 @@ export class LabeledWriter implements WriteCounts {
     try {
       this.#fd = openSync(path, 'a');
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'its folder does not exist' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
-      throw new CliFailure(`cannot write ${path}: ${why}`, { cause: error });
+      throw cannotWrite(path, error);
     }
     if (prefix) writeSync(this.#fd, prefix);
   }

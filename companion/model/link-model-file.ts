@@ -75,13 +75,7 @@ export function saveLinkModel(path: string, input: SaveLinkModelInput, now: numb
     // In the file an example's `topic` is its topic's id (the examples table is keyed so).
     examples: numbered(exampleRows(examples.map((example) => ({ ...example, topic: topic.id })), now)),
   });
-  try {
-    writeFileAtomic(path, text);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new Error(`cannot write ${path}: its folder does not exist`, { cause: error });
-    throw error;
-  }
+  writeFileAtomic(path, text); // a path it cannot write is one line naming it
   return { vocabulary: model.vocabularySize };
 }
 

@@ -74,12 +74,7 @@ export async function trainPageClassifierFromFile(path: string, out: string, opt
   }
   const classifier = PageClassifier.train(labeled, loadNodeTokenizer(), { topK: options.topK });
   // Write then rename: a crash mid-write never leaves a half model under the real name.
-  try {
-    writeFileAtomic(out, `${JSON.stringify(classifier.toFile())}\n`);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(`cannot write ${out}: ${code === 'ENOENT' ? 'its folder does not exist' : (error as Error).message}`, { cause: error });
-  }
+  writeFileAtomic(out, `${JSON.stringify(classifier.toFile())}\n`);
   return {
     pages: labeled.length,
     positives,

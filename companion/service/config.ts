@@ -3,12 +3,13 @@
  * "Where it listens"). `service.json` holds the pairing token and the paired extension origin;
  * it is a secret, so it is mode 0600 inside a 0700 home, and rewritten atomically.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SERVICE_PORT } from '../../shared/service-api/types.ts';
 import { writeJsonAtomic } from '../platform/atomic-file.ts';
+import { ensureDirectory } from '../platform/output-paths.ts';
 
 /** The one default port, from the wire contract both the service and the extension read. */
 export const DEFAULT_PORT = DEFAULT_SERVICE_PORT;
@@ -57,9 +58,9 @@ export class ServiceConfig {
    * or `resetPairing`, makes a new token and forgets the origin.
    */
   static open(home: string, options: { resetPairing?: boolean; log?: (line: string) => void } = {}): ServiceConfig {
-    mkdirSync(home, { recursive: true, mode: 0o700 });
-    mkdirSync(join(home, 'crawls'), { recursive: true });
-    mkdirSync(join(home, 'models'), { recursive: true });
+    ensureDirectory(home, 0o700);
+    ensureDirectory(join(home, 'crawls'));
+    ensureDirectory(join(home, 'models'));
     const path = join(home, SERVICE_FILE);
     let pairing: Pairing | undefined;
     if (!options.resetPairing && existsSync(path)) {

@@ -62,7 +62,7 @@ export class CrawlEntry {
     try {
       writeCrawlRecord(file, this.record);
     } catch (error) {
-      this.log(`serve: cannot save ${file}: ${oneLine(error)}`);
+      this.log(`serve: ${oneLine(error)}`); // "cannot write <file>: <why>"
     }
   }
 

@@ -13,12 +13,13 @@
  * This file keeps the crawls and their life cycle; `crawl-entry.ts` one crawl's record and
  * listeners, `crawl-run.ts` one run, `crawl-model.ts` the model file in and the labels file out.
  */
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Topic } from '../../shared/model/types.ts';
 import { FINAL_STATES, type CrawlInfo } from '../../shared/service-api/types.ts';
 import type { Tokenizer } from '../../shared/tokens/types.ts';
 import { writeFileAtomic } from '../platform/atomic-file.ts';
+import { ensureDirectory } from '../platform/output-paths.ts';
 import { oneLine } from '../platform/one-line.ts';
 import { CrawlEntry, newCrawlId, type CrawlListener } from './crawl-entry.ts';
 import { chooseTopic, crawlLabelsFile } from './crawl-model.ts';
@@ -98,7 +99,7 @@ export class CrawlManager {
     }
     const id = newCrawlId();
     const dir = join(this.#options.crawlsDir, id);
-    mkdirSync(dir, { recursive: true });
+    ensureDirectory(dir);
     if (modelText !== undefined) writeFileAtomic(join(dir, MODEL_FILE), modelText);
     const record: CrawlRecord = {
       version: 1,

@@ -6,7 +6,7 @@
  * better-sqlite3 is synchronous, so within one process two workers can never interleave inside
  * a claim or a record.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { LabeledLink } from '../../shared/model/types.ts';
@@ -14,6 +14,7 @@ import { hostOf } from '../../shared/urls/normalize-url.ts';
 import { FrontierQueries, type ClaimDecision } from './frontier-queries.ts';
 import type { FrontierEntry, FrontierRow, LearnedLink, LinkText, PageRecord, PageStats, SettledPage, StoreCounts } from './records.ts';
 import { applySchema } from './schema.ts';
+import { ensureDirectory } from '../platform/output-paths.ts';
 
 export const STORE_FILE = 'crawl.sqlite';
 
@@ -134,7 +135,7 @@ export class CrawlStore {
       throw new Error(`${dir} already holds a crawl (${STORE_FILE}); resume it, or choose another output directory`);
     }
     if (!create && !exists) throw new Error(`${dir} holds no crawl to resume (no ${STORE_FILE})`);
-    mkdirSync(dir, { recursive: true });
+    ensureDirectory(dir);
     return new CrawlStore(path);
   }
 

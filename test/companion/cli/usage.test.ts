@@ -2,7 +2,8 @@
  * The command line's edges, through the real bin: help and version, and every kind of bad
  * input exits non-zero with exactly one stderr line that names what is wrong (STYLE.md 7).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -131,4 +132,23 @@ describe('linkscent: runtime failures exit 1 with one line', () => {
 
   it('--out in a folder that does not exist', () =>
     expectOneLineFailure(['collect', 'http://127.0.0.1:9/', '--positive', 'a.org', '--max-pages', '1', '--out', join(dir, 'no/such/dir/x.jsonl')], 1, /^linkscent collect: cannot write .*x\.jsonl: its folder does not exist$/));
+
+  // Regression: the atomic rename replaced whatever --out named; as root, /dev/full became a JSON
+  // file. A named pipe stands in for the device (replacing a real one would break the machine).
+  it('train --out something that is not a regular file: refused, left as it was', async () => {
+    const labeled = join(dir, 'two-labels.jsonl');
+    const example = (url: string, anchor: string, label: number) => JSON.stringify({ url, pageUrl: 'http://a.test/', anchor, before: '', after: '', label });
+    writeFileSync(labeled, `${example('http://a.test/x', '股票', 1)}\n${example('http://a.test/y', '足球', 0)}\n`);
+    const fifo = join(dir, 'model.pipe');
+    execFileSync('mkfifo', [fifo]);
+    await expectOneLineFailure(['train', labeled, '--out', fifo], 1, /^linkscent train: cannot write .*model\.pipe: it is a named pipe, not a regular file$/);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+  });
+
+  // Regression: Node's recursive mkdir looped forever on /proc (100 % CPU, deaf to SIGTERM).
+  it.skipIf(!existsSync('/proc/self'))('crawl --out /proc/x: one line, at once', async () => {
+    const result = await runCli(['crawl', 'http://127.0.0.1:9/', '--max-pages', '1', '--out', '/proc/linkscent-x'], { timeoutMs: 20_000 });
+    expect(result.errorLines).toEqual(['linkscent crawl: cannot create the directory /proc/linkscent-x: the file system there makes no directories']);
+    expect(result.code).toBe(1);
+  });
 });
