@@ -6,9 +6,16 @@
  * refuses a different strategy (scores of two conventions in one frontier would be nonsense),
  * warns about a different fingerprint (same convention, another model or topic), puts URLs a
  * dead run left in flight back in the queue, and rebuilds pages.jsonl from SQLite.
+ *
+ * Either way the directory is locked first (`DIR/crawl.lock`, `platform/directory-lock.ts`) and
+ * stays locked until the session is closed: one process at a time in a crawl directory, whether
+ * it is run by `crawl`, `collect` or the service. A second one fails in one line naming the
+ * holder. A resume also repairs what two runs at once left before there was a lock: a URL both
+ * recorded and queued is marked done instead of being fetched and recorded twice.
  */
 import { normalizeUrl } from '../../shared/urls/normalize-url.ts';
 import { hostOf } from '../../shared/urls/normalize-url.ts';
+import { lockDirectory, type DirectoryLock } from '../platform/directory-lock.ts';
 import { CrawlStore } from '../store/crawl-store.ts';
 import type { FrontierEntry } from '../store/records.ts';
 import { CrawlOptionsError } from './crawl-errors.ts';
@@ -26,6 +33,9 @@ export interface CrawlMeta {
   options: { maxPages: number; maxDepth: number; window: number; maxPagesPerHost: number | null; userAgent: string };
 }
 
+/** The lock file in a crawl directory. */
+export const LOCK_FILE = 'crawl.lock';
+
 export interface CrawlSession {
   store: CrawlStore;
   jsonl: PagesJsonl;
@@ -34,6 +44,8 @@ export interface CrawlSession {
   requeued: number;
   /** Every seed of the crawl, earlier runs' included (what a seed-hosts scope is of). */
   seeds: string[];
+  /** Closes pages.jsonl and the store, then frees the directory. */
+  close(): void;
 }
 
 /** Valid seeds, normalised; each invalid one reported in one line. */
@@ -47,21 +59,46 @@ export function checkSeeds(seeds: readonly string[], log: (line: string) => void
   return valid;
 }
 
-export function openSession(options: CrawlOptions): CrawlSession {
+/** Locks the crawl directory: one process at a time in it (see the file header). */
+export function lockCrawlDirectory(outDir: string): DirectoryLock {
+  return lockDirectory(outDir, LOCK_FILE, `the crawl directory ${outDir}`);
+}
+
+/** Opens the crawl in `options.outDir` under `lock` (`lockCrawlDirectory`), which it then owns. */
+export function openSession(options: CrawlOptions, seeds: string[], lock: DirectoryLock): CrawlSession {
+  let store: CrawlStore | undefined;
+  try {
+    store = CrawlStore.open(options.outDir, { create: !options.resume });
+    const requeued = options.resume ? resumeStore(store, options, seeds) : initStore(store, options, seeds);
+    const jsonl = PagesJsonl.rebuild(options.outDir, store);
+    const allSeeds = store.getMeta<CrawlMeta>('crawl')?.seeds ?? seeds;
+    const opened = store;
+    return {
+      store: opened,
+      jsonl,
+      resumed: options.resume,
+      requeued,
+      seeds: allSeeds,
+      close() {
+        jsonl.close();
+        opened.close();
+        lock.release();
+      },
+    };
+  } catch (error) {
+    store?.close();
+    lock.release();
+    throw error;
+  }
+}
+
+/** The seeds given, checked and normalised; none valid of several is an options error. */
+export function validSeeds(options: CrawlOptions): string[] {
   const seeds = checkSeeds(options.seeds, options.log);
   if (options.seeds.length > 0 && seeds.length === 0) {
     throw new CrawlOptionsError(`none of the ${options.seeds.length} seed URL(s) is an absolute http(s) URL`);
   }
-  const store = CrawlStore.open(options.outDir, { create: !options.resume });
-  try {
-    const requeued = options.resume ? resumeStore(store, options, seeds) : initStore(store, options, seeds);
-    const jsonl = PagesJsonl.rebuild(options.outDir, store);
-    const allSeeds = store.getMeta<CrawlMeta>('crawl')?.seeds ?? seeds;
-    return { store, jsonl, resumed: options.resume, requeued, seeds: allSeeds };
-  } catch (error) {
-    store.close();
-    throw error;
-  }
+  return seeds;
 }
 
 function seedEntries(seeds: readonly string[], options: CrawlOptions): FrontierEntry[] {
@@ -99,6 +136,10 @@ function resumeStore(store: CrawlStore, options: CrawlOptions, seeds: string[]):
   const fingerprint = options.strategy.fingerprint ?? null;
   if (fingerprint !== meta.fingerprint) {
     options.log(`crawl: resuming with a different ${meta.strategy} model or topic than the crawl started with; queued URLs keep their old scores`);
+  }
+  const repaired = store.markRecordedDone();
+  if (repaired > 0) {
+    options.log(`crawl: ${repaired} URL(s) were recorded and also queued again (two runs at once, before crawl directories were locked); marked done, not fetched again`);
   }
   const requeued = store.requeueInFlight();
   const added = seeds.filter((seed) => !meta.seeds.includes(seed));

@@ -17,7 +17,7 @@
  */
 import type { CrawlOptionsInput } from './crawl-options.ts';
 import { validateCrawlOptions } from './crawl-options.ts';
-import { openSession } from './crawl-session.ts';
+import { lockCrawlDirectory, openSession, validSeeds } from './crawl-session.ts';
 import { CrawlState } from './crawl-state.ts';
 import { createFetcher } from './default-fetcher.ts';
 import { PAGES_FILE } from './pages-jsonl.ts';
@@ -70,7 +70,8 @@ export interface CrawlSummary {
 
 export async function runCrawl(input: CrawlOptionsInput): Promise<CrawlSummary> {
   const options = validateCrawlOptions(input);
-  const session = openSession(options);
+  const seeds = validSeeds(options);
+  const session = openSession(options, seeds, lockCrawlDirectory(options.outDir));
   const { store, jsonl } = session;
   const state = new CrawlState(store, options);
   const fetcher = createFetcher(options);
@@ -161,7 +162,6 @@ export async function runCrawl(input: CrawlOptionsInput): Promise<CrawlSummary> 
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     await fetcher.close();
-    jsonl.close();
-    store.close();
+    session.close();
   }
 }

@@ -2,6 +2,11 @@
  * Where the service keeps its state, which port it listens on, and the pairing (docs/service-api.md
  * "Where it listens"). `service.json` holds the pairing token and the paired extension origin;
  * it is a secret, so it is mode 0600 inside a 0700 home, and rewritten atomically.
+ *
+ * One service per home: the home is locked (`service.lock`, `platform/directory-lock.ts`) before
+ * anything in it is read or written, and stays locked while the service runs. Two services on
+ * one home (another port, `--port 0`) would each resume the same running crawls and write the same
+ * stores; the second one fails at start in one line naming the first one's pid instead.
  */
 import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -9,11 +14,14 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SERVICE_PORT } from '../../shared/service-api/types.ts';
 import { writeJsonAtomic } from '../platform/atomic-file.ts';
+import { lockDirectory, type DirectoryLock } from '../platform/directory-lock.ts';
 import { ensureDirectory } from '../platform/output-paths.ts';
 
 /** The one default port, from the wire contract both the service and the extension read. */
 export const DEFAULT_PORT = DEFAULT_SERVICE_PORT;
 export const SERVICE_FILE = 'service.json';
+/** The lock file of a home in use (see the file header). */
+export const SERVICE_LOCK_FILE = 'service.lock';
 
 /** `LINKSCENT_HOME`, else `$XDG_CONFIG_HOME/linkscent`, else `~/.config/linkscent`. */
 export function resolveHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -47,10 +55,12 @@ export interface Pairing {
 export class ServiceConfig {
   readonly home: string;
   #pairing: Pairing;
+  readonly #lock: DirectoryLock;
 
-  private constructor(home: string, pairing: Pairing) {
+  private constructor(home: string, pairing: Pairing, lock: DirectoryLock) {
     this.home = home;
     this.#pairing = pairing;
+    this.#lock = lock;
   }
 
   /**
@@ -59,18 +69,29 @@ export class ServiceConfig {
    */
   static open(home: string, options: { resetPairing?: boolean; log?: (line: string) => void } = {}): ServiceConfig {
     ensureDirectory(home, 0o700);
-    ensureDirectory(join(home, 'crawls'));
-    ensureDirectory(join(home, 'models'));
-    const path = join(home, SERVICE_FILE);
-    let pairing: Pairing | undefined;
-    if (!options.resetPairing && existsSync(path)) {
-      pairing = parsePairing(path);
-      if (!pairing) options.log?.(`serve: ${path} is damaged; made a new pairing token`);
+    const lock = lockDirectory(home, SERVICE_LOCK_FILE, `the service home ${home} (another linkscent serve?)`);
+    try {
+      ensureDirectory(join(home, 'crawls'));
+      ensureDirectory(join(home, 'models'));
+      const path = join(home, SERVICE_FILE);
+      let pairing: Pairing | undefined;
+      if (!options.resetPairing && existsSync(path)) {
+        pairing = parsePairing(path);
+        if (!pairing) options.log?.(`serve: ${path} is damaged; made a new pairing token`);
+      }
+      const config = new ServiceConfig(home, pairing ?? { token: newToken(), origin: null }, lock);
+      if (!pairing) config.#save();
+      else chmodSync(path, 0o600); // an older file with looser permissions is tightened
+      return config;
+    } catch (error) {
+      lock.release();
+      throw error;
     }
-    const config = new ServiceConfig(home, pairing ?? { token: newToken(), origin: null });
-    if (!pairing) config.#save();
-    else chmodSync(path, 0o600); // an older file with looser permissions is tightened
-    return config;
+  }
+
+  /** Frees the home for the next service. */
+  close(): void {
+    this.#lock.release();
   }
 
   get token(): string {

@@ -2,7 +2,9 @@
  * One run of a service crawl: the crawl's model (when it has one) becomes its strategy and its
  * topic's hooks (`crawl-topic.ts`), `runCrawl` goes until it is done, aborted or fails, and its
  * progress and its end are written to the crawl's record. Never throws: a failure is the
- * crawl's `failed` state with one line of error.
+ * crawl's `failed` state with one line of error. One exception: a crawl directory another
+ * process holds (`linkscent crawl --resume --out` of it) is no failure of the crawl; the crawl
+ * is paused, with a line in the log, and can be resumed once that process is done.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +14,7 @@ import { runCrawl } from '../crawl/crawler.ts';
 import type { CrawlProgress } from '../crawl/progress.ts';
 import { NB_DEFAULTS, nbCrawl, type NbCrawl } from '../crawl/nb-crawl.ts';
 import { createStrategy, type CrawlStrategy } from '../crawl/strategies/index.ts';
+import { DirectoryInUseError } from '../platform/directory-lock.ts';
 import { oneLine } from '../platform/one-line.ts';
 import { CrawlStore, STORE_FILE } from '../store/crawl-store.ts';
 import type { CrawlEntry, Run } from './crawl-entry.ts';
@@ -67,6 +70,11 @@ async function execute(entry: CrawlEntry, run: Run, resume: boolean, deps: RunDe
     });
     ended(entry, run, summary.stoppedBy === 'aborted' ? undefined : { state: 'done' });
   } catch (error) {
+    if (error instanceof DirectoryInUseError) {
+      deps.log(`crawl ${entry.id} paused: ${oneLine(error)}`);
+      ended(entry, run, { state: 'paused' });
+      return;
+    }
     deps.log(`crawl ${entry.id} failed: ${oneLine(error)}`);
     ended(entry, run, { state: 'failed', error: oneLine(error) });
   } finally {
@@ -94,8 +102,8 @@ function onProgress(entry: CrawlEntry, run: Run, progress: CrawlProgress, elapse
   entry.notify();
 }
 
-/** A run is over: its time is added up, and the crawl is done or failed unless paused, stopped or closing. */
-function ended(entry: CrawlEntry, run: Run, outcome: { state: 'done' | 'failed'; error?: string } | undefined): void {
+/** A run is over: its time is added up, and the crawl is done, failed or paused unless paused, stopped or closing. */
+function ended(entry: CrawlEntry, run: Run, outcome: { state: 'done' | 'failed' | 'paused'; error?: string } | undefined): void {
   // The run's last report (its final one) is already in record.progress; bank its time.
   entry.record.elapsedBeforeMs += run.lastProgress?.elapsedMs ?? 0;
   if (entry.run === run) entry.run = undefined;

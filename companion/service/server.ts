@@ -52,16 +52,21 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const crawls = new CrawlManager({ crawlsDir: config.crawlsDir, models, log });
 
   const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      reject(error.code === 'EADDRINUSE' ? new Error(`port ${port} on 127.0.0.1 is in use (another linkscent serve?); choose another with --port`, { cause: error }) : error);
-    };
-    server.once('error', onError);
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', onError);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const onError = (error: NodeJS.ErrnoException) => {
+        reject(error.code === 'EADDRINUSE' ? new Error(`port ${port} on 127.0.0.1 is in use (another linkscent serve?); choose another with --port`, { cause: error }) : error);
+      };
+      server.once('error', onError);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', onError);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    config.close();
+    throw error;
+  }
   const actualPort = (server.address() as AddressInfo).port;
   const guard: GuardState = {
     port: actualPort,
@@ -94,6 +99,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
         server.closeAllConnections(); // event streams would otherwise hold close() open
         await crawls.close();
         await closed;
+        config.close(); // the last: the crawls' stores are closed, the home is free
       })();
       return closing;
     },

@@ -173,6 +173,15 @@ export class CrawlStore {
     return this.#frontier.requeueInFlight();
   }
 
+  /**
+   * Resume: frontier rows whose page is recorded but that are queued or in flight again (two
+   * runs at once did that, before crawl directories were locked) are marked done, so the URL is
+   * not fetched and recorded a second time (`pages.url` is UNIQUE). Returns how many.
+   */
+  markRecordedDone(): number {
+    return this.#frontier.markRecordedDone();
+  }
+
   frontierEntry(url: string): FrontierRow | undefined {
     return this.#frontier.get(url);
   }

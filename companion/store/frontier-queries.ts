@@ -76,6 +76,7 @@ export class FrontierQueries {
   readonly #setState: Database.Statement;
   readonly #get: Database.Statement;
   readonly #requeueInFlight: Database.Statement;
+  readonly #markRecordedDone: Database.Statement;
   readonly #counts: Database.Statement;
   readonly #best: Database.Statement;
   readonly #setScore: Database.Statement;
@@ -109,6 +110,9 @@ export class FrontierQueries {
     this.#setState = db.prepare(`UPDATE frontier SET state = @state, reason = @reason WHERE url = @url`);
     this.#get = db.prepare(`SELECT * FROM frontier WHERE url = ?`);
     this.#requeueInFlight = db.prepare(`UPDATE frontier SET state = 'queued' WHERE state = 'in-flight'`);
+    this.#markRecordedDone = db.prepare(`
+      UPDATE frontier SET state = 'done', reason = NULL
+       WHERE state IN ('queued', 'in-flight') AND url IN (SELECT url FROM pages)`);
     this.#counts = db.prepare(`SELECT state, count(*) AS n FROM frontier GROUP BY state`);
     this.#best = db.prepare(`SELECT * FROM frontier WHERE state = 'queued' ORDER BY score DESC, seq LIMIT ?`);
     this.#setScore = db.prepare(`UPDATE frontier SET score = @score WHERE url = @url AND state = 'queued'`);
@@ -179,6 +183,11 @@ export class FrontierQueries {
   /** Resume: rows claimed by a crawl that died were never recorded; queue them again. */
   requeueInFlight(): number {
     return this.#requeueInFlight.run().changes;
+  }
+
+  /** Rows queued or in flight whose page is recorded: marked done. Returns how many. */
+  markRecordedDone(): number {
+    return this.#markRecordedDone.run().changes;
   }
 
   countsByState(): Record<FrontierRow['state'], number> {

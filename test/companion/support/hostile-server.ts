@@ -68,7 +68,9 @@
  *
  * For what fixed routes cannot say, `startScriptedSite` serves pages the test writes, on any
  * loopback address (politeness is per host name: a second host is 127.0.0.2), slowly if asked,
- * with a robots.txt that fails as many times as the test says, and counts requests in flight.
+ * with a robots.txt that fails as many times as the test says, redirects, requests held back
+ * until the test releases them (or for ever: a stalled page), and counts requests in flight and
+ * the ones the client abandoned.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Server, type Socket } from 'node:net';
@@ -357,12 +359,28 @@ export interface ScriptedSiteOptions {
   robots?: (n: number) => number;
   /** Delay before each page's answer (robots.txt answers at once), ms. Default 0. */
   delayMs?: number;
+  /**
+   * Holds a request back (robots.txt included) until the promise settles: a page the test
+   * releases when it wants, or, with a promise that never settles, a stalled one (the socket stays
+   * open until the client gives up). Undefined: answered as usual.
+   */
+  hold?: (path: string) => Promise<void> | undefined;
+  /** A redirect: the Location a path answers 302 with. Undefined: not redirected. */
+  redirect?: (path: string) => string | undefined;
+}
+
+export interface ScriptedRequest {
+  path: string;
+  /** performance.now() when it arrived. */
+  at: number;
+  /** Set when the client closed the connection before the answer was sent (it gave up). */
+  abandoned: boolean;
 }
 
 export interface ScriptedSite {
   origin: string;
-  /** Every request, robots.txt included, in arrival order; `at` is performance.now(). */
-  requests: { path: string; at: number }[];
+  /** Every request, robots.txt included, in arrival order. */
+  requests: ScriptedRequest[];
   /** Requests seen for a path (query ignored). */
   hits: (pathname: string) => number;
   /** The most page requests (robots.txt aside) being answered at one time. */
@@ -371,30 +389,40 @@ export interface ScriptedSite {
 }
 
 export async function startScriptedSite(options: ScriptedSiteOptions): Promise<ScriptedSite> {
-  const { address = '127.0.0.1', page, robots = () => 404, delayMs = 0 } = options;
-  const requests: ScriptedSite['requests'] = [];
+  const { address = '127.0.0.1', page, robots = () => 404, delayMs = 0, hold, redirect } = options;
+  const requests: ScriptedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
   let robotsAsked = 0;
   let inFlight = 0;
   let most = 0;
   const server = createServer((req, res) => {
     const path = req.url ?? '/';
-    requests.push({ path, at: performance.now() });
-    if (path === '/robots.txt') return void res.writeHead(robots(++robotsAsked)).end();
-    inFlight += 1;
-    most = Math.max(most, inFlight);
-    const answer = (): void => {
-      inFlight -= 1;
-      const body = page(path);
-      if (body === undefined) html(res, '<p>not found</p>', 404);
-      else html(res, body);
+    const record: ScriptedRequest = { path, at: performance.now(), abandoned: false };
+    requests.push(record);
+    res.once('close', () => (record.abandoned = !res.writableFinished));
+    const respond = (): void => {
+      if (res.destroyed) return;
+      if (path === '/robots.txt') return void res.writeHead(robots(++robotsAsked)).end();
+      const location = redirect?.(path);
+      if (location !== undefined) return void res.writeHead(302, { location }).end();
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      const answer = (): void => {
+        inFlight -= 1;
+        const body = page(path);
+        if (body === undefined) html(res, '<p>not found</p>', 404);
+        else html(res, body);
+      };
+      if (delayMs <= 0) return answer();
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        answer();
+      }, delayMs);
+      timers.add(timer);
     };
-    if (delayMs <= 0) return answer();
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      answer();
-    }, delayMs);
-    timers.add(timer);
+    const held = hold?.(path);
+    if (held) void held.then(respond);
+    else respond();
   });
   await new Promise<void>((resolve) => server.listen(0, address, resolve));
   return {

@@ -24,10 +24,18 @@ export interface RunningCli {
 }
 
 /** Starts the bin and returns at once, for tests that signal or kill it mid-run. */
-export function startCli(args: string[], options: { cwd?: string; timeoutMs?: number } = {}): RunningCli {
+export interface CliOptions {
+  cwd?: string;
+  /** SIGKILL after this long (a guard, not an assertion). Default 50 000. */
+  timeoutMs?: number;
+  /** Added to the environment (LINKSCENT_HOME, …). */
+  env?: Record<string, string>;
+}
+
+export function startCli(args: string[], options: CliOptions = {}): RunningCli {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: options.cwd ?? REPO_ROOT,
-    env: { ...process.env, LINKSCENT_DEBUG: '', NO_COLOR: '1' },
+    env: { ...process.env, LINKSCENT_DEBUG: '', NO_COLOR: '1', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const done = new Promise<CliResult>((resolvePromise, reject) => {
@@ -45,6 +53,6 @@ export function startCli(args: string[], options: { cwd?: string; timeoutMs?: nu
   return { child, done };
 }
 
-export function runCli(args: string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return startCli(args, options).done;
 }
