@@ -12,6 +12,9 @@
  *
  * A failure of the store itself (SQLite: disk full, I/O error) always stops: a crawl that
  * cannot record what it fetched must not go on fetching.
+ *
+ * `BudgetReached` is no error of a page: it is the reason the run's stop signal carries when
+ * maxPages pages are recorded, so the fetches it abandons reject with it, like a caller's abort.
  */
 
 export class CrawlOptionsError extends Error {
@@ -26,6 +29,13 @@ export class StopCrawlError extends Error {
   override readonly name = 'StopCrawlError';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
+  }
+}
+
+export class BudgetReached extends Error {
+  override readonly name = 'BudgetReached';
+  constructor(maxPages: number) {
+    super(`${maxPages} pages recorded (maxPages)`);
   }
 }
 

@@ -25,8 +25,8 @@ export class CrawlState {
   readonly startedAt = Date.now();
   readonly #perHostFetched: Map<string, number>;
   readonly #perHostInFlight = new Map<string, number>();
-  /** Hosts set aside while their robots.txt is unreachable: until when, and how many verdicts so far. */
-  readonly #deferred = new Map<string, { until: number; verdicts: number }>();
+  /** Hosts set aside while their robots.txt is unreachable: until when, why, and how many verdicts so far. */
+  readonly #deferred = new Map<string, { until: number; reason: string; verdicts: number }>();
   readonly #waiters: (() => void)[] = [];
   #counts: StoreCounts;
   #countsAt = 0;
@@ -46,9 +46,13 @@ export class CrawlState {
     this.#countsAt = Date.now();
   }
 
-  /** Whether more URLs may be claimed: fetched plus in flight below maxPages. */
+  /**
+   * Whether more URLs may be claimed: fewer than maxPages recorded. The ones in flight do not
+   * count, so an idle worker fetches ahead instead of waiting on a stalled page; the run stops
+   * when maxPages are recorded and abandons the rest (`crawler.ts`).
+   */
   get budgetLeft(): boolean {
-    return this.fetched + this.inFlight < this.options.maxPages;
+    return this.fetched < this.options.maxPages;
   }
 
   /** The frontier claim rule: per-host concurrency (skip for now) and per-host cap (drop). */
@@ -68,12 +72,12 @@ export class CrawlState {
    * had `retries` such verdicts already, when its URLs are to be recorded robots-denied instead.
    * URLs of one host meeting the same verdict count once.
    */
-  deferHost(host: string, until: number, retries: number): boolean {
+  deferHost(host: string, until: number, retries: number, reason: string): boolean {
     const known = this.#deferred.get(host);
     if (known?.until === until) return true;
     const verdicts = (known?.verdicts ?? 0) + 1;
     if (verdicts > retries) return false;
-    this.#deferred.set(host, { until, verdicts });
+    this.#deferred.set(host, { until, reason, verdicts });
     return true;
   }
 
@@ -83,12 +87,17 @@ export class CrawlState {
     return [...this.#deferred].flatMap(([host, { until }]) => (until > now ? [host] : []));
   }
 
-  /** When the earliest set-aside host may be tried again, or undefined when none waits. */
+  /** When the earliest set-aside host may be asked again, or undefined when none waits. */
   nextDeferralEnd(): number | undefined {
     const now = Date.now();
     let next: number | undefined;
     for (const { until } of this.#deferred.values()) if (until > now && (next === undefined || until < next)) next = until;
     return next;
+  }
+
+  /** Why a host was last set aside. */
+  deferralReason(host: string): string | undefined {
+    return this.#deferred.get(host)?.reason;
   }
 
   /** Whether a host still takes pages (children of capped hosts are not enqueued). */
@@ -131,9 +140,25 @@ export class CrawlState {
     }
   }
 
-  /** Resolves when `wakeOne` picks this waiter or `wake` is called (abort, failure, the end). */
-  changed(): Promise<void> {
-    return new Promise((resolve) => this.#waiters.push(resolve));
+  /**
+   * Resolves when `wakeOne` picks this waiter or `wake` is called (abort, failure, the end), or at
+   * `until` (ms since the epoch): when a host set aside may be asked again, an idle worker must
+   * not wait for a page in flight to end before it claims that host's URLs.
+   */
+  changed(until?: number): Promise<void> {
+    return new Promise((resolve) => {
+      if (until === undefined) return void this.#waiters.push(resolve);
+      const waiter = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        const at = this.#waiters.indexOf(waiter);
+        if (at >= 0) this.#waiters.splice(at, 1);
+        resolve();
+      }, Math.max(0, until - Date.now()));
+      this.#waiters.push(waiter);
+    });
   }
 
   /** Wakes the longest waiting worker, if any: there may be one more URL to claim. */

@@ -1,6 +1,7 @@
 /**
  * The crawl loop: `runCrawl(options)` fetches in priority order (higher score sooner) until
- * maxPages pages are fetched, the frontier runs dry, or `signal` aborts.
+ * maxPages pages are recorded, the frontier runs dry (or holds only URLs of hosts set aside), or
+ * `signal` aborts.
  *
  * Data flow, one URL at a time per worker (`concurrency` workers):
  *   1. claim the best queued URL whose host has a free slot, within the strategy's claim window
@@ -14,6 +15,16 @@
  *      (`online-learning.ts`: both classifiers updated, the frontier's head re-scored)
  *      → pageStored hooks → progress
  * A page's failure is recorded on its row and the crawl goes on (`crawl-errors.ts` decides).
+ *
+ * How a run ends. The run has one stop signal, aborted by the caller's `signal` (Ctrl-C, a
+ * pause) or by the page that completes maxPages. Whatever is in flight then is abandoned: its
+ * fetch, robots.txt question or politeness wait is aborted, nothing more is recorded, and its
+ * URL goes back to the queue for a resume. Workers claim while fewer than maxPages pages are
+ * recorded, not counting the ones in flight: near the end an idle worker fetches ahead rather
+ * than wait on a stalled page (30 s, retried twice), so the run ends when maxPages pages are done
+ * and abandons at most concurrency − 1 fetches. When the only URLs left are on hosts set aside
+ * (robots.txt unreachable), the run ends too (`hosts-unreachable`) instead of waiting for them
+ * to be asked again, and says so in one line: they stay queued, and a resume asks again.
  */
 import type { CrawlOptionsInput } from './crawl-options.ts';
 import { validateCrawlOptions } from './crawl-options.ts';
@@ -29,21 +40,21 @@ import { HostBudget } from './host-budget.ts';
 import { OnlineLearner } from './online-learning.ts';
 import { compileScope } from './url-scope.ts';
 import { DEFAULT_CLAIM_WINDOW } from './strategies/crawl-strategy.ts';
+import { BudgetReached } from './crawl-errors.ts';
 
-/** Resolves after `ms`, or at once when `signal` aborts (the loop then sees the abort). */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, Math.max(0, ms));
-    signal?.addEventListener('abort', done, { once: true });
-  });
+/**
+ * Why a run ended: maxPages recorded; nothing left to fetch; nothing left but URLs of hosts set
+ * aside because their robots.txt could not be fetched (`setAside` says which); the caller's abort.
+ */
+export type StopReason = 'max-pages' | 'frontier-empty' | 'hosts-unreachable' | 'aborted';
+
+/** A host set aside at the end of a run, and how many of its URLs stay queued. */
+export interface SetAsideHost {
+  host: string;
+  /** Why its robots.txt could not be fetched. */
+  reason: string;
+  queued: number;
 }
-
-export type StopReason = 'max-pages' | 'frontier-empty' | 'aborted';
 
 export interface CrawlSummary {
   outDir: string;
@@ -65,6 +76,8 @@ export interface CrawlSummary {
   /** URLs still queued. */
   queued: number;
   stoppedBy: StopReason;
+  /** With `hosts-unreachable`: the hosts whose URLs were left queued. */
+  setAside?: SetAsideHost[];
   elapsedMs: number;
 }
 
@@ -82,8 +95,16 @@ export async function runCrawl(input: CrawlOptionsInput): Promise<CrawlSummary> 
     ? new OnlineLearner(store, options.strategy, options.online.models, { ...options.online, relevanceThreshold: options.relevanceThreshold }, hostPenalty)
     : undefined;
   const inScope = compileScope(options.scope, session.seeds);
+  // The run's one stop: the caller's abort, or the page that completes maxPages (`commit`).
+  const stop = new AbortController();
+  const onCallerAbort = () => stop.abort(options.signal?.reason);
+  if (options.signal?.aborted) stop.abort(options.signal.reason);
+  else options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  stop.signal.addEventListener('abort', () => state.wake(), { once: true });
   const ctx: UrlContext = {
     options,
+    signal: stop.signal,
+    stop: () => stop.abort(new BudgetReached(options.maxPages)),
     inScope,
     store,
     jsonl,
@@ -97,26 +118,24 @@ export async function runCrawl(input: CrawlOptionsInput): Promise<CrawlSummary> 
     },
   };
   let failure: unknown;
-  const onAbort = () => state.wake();
-  options.signal?.addEventListener('abort', onAbort);
+  /** Hosts set aside when the run found nothing else to do (see the file header). */
+  let setAsideAtEnd: string[] | undefined;
 
   async function worker(): Promise<void> {
-    while (!options.signal?.aborted && failure === undefined) {
-      const row = state.budgetLeft ? store.claimNext(state.decide, claimWindow, state.deferredHosts()) : undefined;
+    while (!stop.signal.aborted && failure === undefined) {
+      const setAside = state.deferredHosts();
+      const row = state.budgetLeft ? store.claimNext(state.decide, claimWindow, setAside) : undefined;
       if (!row) {
         if (state.inFlight === 0) {
-          // Hosts set aside (robots.txt unreachable) hold URLs still to come: wait for the first.
-          const resumeAt = state.budgetLeft ? state.nextDeferralEnd() : undefined;
-          if (resumeAt !== undefined) {
-            await sleep(resumeAt - Date.now(), options.signal);
-            continue;
-          }
-          state.wake(); // nothing queued (or budget spent) and nothing coming: everyone stops
+          // Nothing claimable and nothing coming. Queued URLs of hosts set aside would only come
+          // back after robots.txt is asked again, minutes away: end, and leave them queued.
+          if (state.budgetLeft && setAside.length > 0) setAsideAtEnd ??= setAside;
+          state.wake(); // everyone stops
           return;
         }
         // A worker ending its task claims again itself and, when that succeeds, wakes one
         // waiter (below): claims cascade while they succeed, and one walk fails per page.
-        await state.changed();
+        await state.changed(state.nextDeferralEnd());
         continue;
       }
       state.wakeOne();
@@ -141,7 +160,11 @@ export async function runCrawl(input: CrawlOptionsInput): Promise<CrawlSummary> 
       ? 'aborted'
       : state.fetched >= options.maxPages
         ? 'max-pages'
-        : 'frontier-empty';
+        : setAsideAtEnd
+          ? 'hosts-unreachable'
+          : 'frontier-empty';
+    const setAside = stoppedBy === 'hosts-unreachable' ? setAsideHosts(setAsideAtEnd!) : undefined;
+    if (setAside) options.log(setAsideLine(setAside));
     return {
       outDir: options.outDir,
       pagesFile: join(options.outDir, PAGES_FILE),
@@ -157,11 +180,24 @@ export async function runCrawl(input: CrawlOptionsInput): Promise<CrawlSummary> 
       harvest: progress.harvest,
       queued: progress.queued,
       stoppedBy,
+      ...(setAside ? { setAside } : {}),
       elapsedMs: progress.elapsedMs,
     };
   } finally {
-    options.signal?.removeEventListener('abort', onAbort);
+    options.signal?.removeEventListener('abort', onCallerAbort);
     await fetcher.close();
     session.close();
   }
+
+  function setAsideHosts(hosts: string[]): SetAsideHost[] {
+    const queued = store.queuedByHost(hosts);
+    return hosts.map((host) => ({ host, reason: state.deferralReason(host) ?? 'robots.txt unreachable', queued: queued.get(host) ?? 0 }));
+  }
+}
+
+/** The one line a run ended by hosts set aside says (the CLI prints it, the service logs it). */
+function setAsideLine(hosts: readonly SetAsideHost[]): string {
+  const queued = hosts.reduce((n, host) => n + host.queued, 0);
+  const which = hosts.map(({ host, reason }) => `${host} (${reason})`).join(', ');
+  return `crawl: ${queued} URL(s) left queued on ${hosts.length} host(s) whose robots.txt could not be fetched: ${which}; --resume asks again`;
 }

@@ -24,16 +24,17 @@ export function createFetcher(options: CrawlOptions): ClosableFetcher {
   const scheduler = new HostScheduler({ perHostConcurrency: options.perHostConcurrency, delayMs: options.delayMs });
   const allowHop = (url: string) => trapReason(url, options.traps) === null;
   return {
-    robotsAccess: (url) => robots.access(url),
+    robotsAccess: (url, signal) => robots.access(url, signal),
     async acquire(url, host, signal) {
-      const crawlDelayMs = await robots.crawlDelayMs(url);
+      const crawlDelayMs = await robots.crawlDelayMs(url, signal);
       return scheduler.acquire(host, crawlDelayMs, signal);
     },
     backOff: (host, delayMs) => scheduler.backOff(host, delayMs),
     fetch: (url, signal) => fetchPage(url, { ...options.fetch, allowHop, signal, robots }, options.dispatcher),
     async close() {
-      // Clears the scheduler's timers. The shared keep-alive Agent outlives one crawl (the
-      // service runs several), so it stays open.
+      // Ends robots.txt fetches still in flight and clears the scheduler's timers. The shared
+      // keep-alive Agent outlives one crawl (the service runs several), so it stays open.
+      robots.close();
       scheduler.close();
     },
   };

@@ -2,6 +2,10 @@
  * One URL's life in the crawl, from claim to record, with the hook points in the order
  * `crawl-hooks.ts` states. The page's record, its frontier row and its children are written in
  * one transaction, and only then is the line appended and `pageStored` called.
+ *
+ * Once the run's stop signal has aborted (the caller's abort, or maxPages recorded), nothing
+ * more is recorded: the URL, wherever it was (robots.txt, a politeness wait, the fetch, parsing),
+ * goes back to the queue for a resume.
  */
 import { extractContexts } from '../../shared/contexts/extract-contexts.ts';
 import { segmentsFromHtml } from '../../shared/segments/from-html.ts';
@@ -22,6 +26,10 @@ import type { CrawlFetcher } from './types.ts';
 
 export interface UrlContext {
   options: CrawlOptions;
+  /** The run's stop: the caller's abort, or maxPages recorded (`crawler.ts`). */
+  signal: AbortSignal;
+  /** Stops the run: maxPages pages are recorded. */
+  stop(): void;
   store: CrawlStore;
   jsonl: PagesJsonl;
   state: CrawlState;
@@ -38,41 +46,46 @@ export interface UrlContext {
 export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<void> {
   const task: UrlTask = { url: row.url, depth: row.depth, score: row.score, parent: row.parent };
   if (row.context) task.context = row.context;
+  const { signal } = ctx;
   let fetched: FetchedPage | undefined;
   let attempts = 1;
   let recorded = false;
+  /** Records the page, then runs its pageStored hooks; false when the run stopped first. */
+  const record = async (page: PageRecord, children: FrontierEntry[]): Promise<boolean> => {
+    const stored = commit(ctx, page, children);
+    if (!stored) return false;
+    recorded = true;
+    await runHooks(ctx.options.hooks, 'pageStored', stored);
+    return true;
+  };
   try {
     if (!(await runHooks(ctx.options.hooks, 'beforeFetch', task))) throw new SkipUrlError('skipped by a beforeFetch hook');
-    const access = await ctx.fetcher.robotsAccess(task.url);
+    const access = await ctx.fetcher.robotsAccess(task.url, signal);
     if (access !== 'allowed') {
-      if (access !== 'denied' && access.transient && ctx.state.deferHost(row.host, access.unreachableUntil, ctx.options.retry.retries)) {
+      if (access !== 'denied' && access.transient && ctx.state.deferHost(row.host, access.unreachableUntil, ctx.options.retry.retries, access.reason)) {
         // robots.txt unreachable: the host is set aside until it is asked again; the URL was
         // never tried, so it stays queued rather than being lost to a passing outage.
         ctx.store.requeue(task.url);
         return;
       }
       const error = access === 'denied' ? 'disallowed by robots.txt' : access.transient ? `${access.reason} (asked ${ctx.options.retry.retries + 1} times)` : access.reason;
-      const stored = commit(ctx, baseRecord(task, { outcome: 'robots-denied', error }), []);
-      recorded = true;
-      await runHooks(ctx.options.hooks, 'pageStored', stored);
+      if (!(await record(baseRecord(task, { outcome: 'robots-denied', error }), []))) ctx.store.requeue(task.url);
       return;
     }
-    const attempted = await fetchWithRetries(ctx.fetcher, task.url, row.host, ctx.options.retry, ctx.options.signal);
+    const attempted = await fetchWithRetries(ctx.fetcher, task.url, row.host, ctx.options.retry, signal);
     fetched = attempted.fetched;
     attempts = attempted.attempts;
-    if (ctx.options.signal?.aborted) {
-      // Paused or stopped mid-fetch: the page was never recorded, so it stays to be fetched.
+    if (signal.aborted) {
+      // Stopped mid-fetch: the page was never recorded, so it stays to be fetched.
       ctx.store.requeue(task.url);
       return;
     }
     await runHooks(ctx.options.hooks, 'afterFetch', fetched, task);
-    const { record, children } = await parseAndScore(ctx, task, fetched, attempts);
-    const stored = commit(ctx, record, children);
-    recorded = true;
-    await runHooks(ctx.options.hooks, 'pageStored', stored);
+    const { record: page, children } = await parseAndScore(ctx, task, fetched, attempts);
+    if (!(await record(page, children))) ctx.store.requeue(task.url);
   } catch (error) {
-    if (ctx.options.signal?.aborted && !recorded) {
-      // fetchPage rejects with the abort reason: not the page's failure, so keep it queued.
+    if (signal.aborted && !recorded) {
+      // fetchPage and the waits reject with the stop's reason: not the page's failure, so keep it queued.
       ctx.store.requeue(task.url);
       return;
     }
@@ -87,8 +100,12 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
     } else if (reaction === 'skip-url') {
       ctx.store.drop(task.url, (error as Error).message);
     } else {
-      const record = fetched ? fetchedRecord(task, fetched, attempts) : baseRecord(task, {});
-      const stored = commit(ctx, { ...record, outcome: 'error', error: errorLine(error) }, []);
+      const page = fetched ? fetchedRecord(task, fetched, attempts) : baseRecord(task, {});
+      const stored = commit(ctx, { ...page, outcome: 'error', error: errorLine(error) }, []);
+      if (!stored) {
+        ctx.store.requeue(task.url);
+        return;
+      }
       await runHooks(ctx.options.hooks, 'pageStored', stored).catch((hookError: unknown) => {
         if (reactionTo(hookError) === 'stop-crawl') throw hookError;
         ctx.options.log(`crawl: a pageStored hook failed for ${task.url}: ${errorLine(hookError)}`);
@@ -133,13 +150,19 @@ async function parseAndScore(
   return { record, children };
 }
 
-/** The page's transaction, then its line and the counters. The pageStored hooks come after. */
-function commit(ctx: UrlContext, record: PageRecord, children: FrontierEntry[]): PageRecord {
+/**
+ * The page's transaction, then its line and the counters; the pageStored hooks come after.
+ * Undefined, and nothing written, once the run has stopped: a page finished by a worker the stop
+ * did not reach in time must not go past maxPages. The page that reaches maxPages stops the run.
+ */
+function commit(ctx: UrlContext, record: PageRecord, children: FrontierEntry[]): PageRecord | undefined {
+  if (ctx.signal.aborted) return undefined;
   const stored = ctx.store.recordPage(record, children);
   ctx.jsonl.append(stored);
   ctx.state.settled(stored, hostOf(stored.url));
   ctx.recorded?.(stored);
   ctx.options.onProgress?.(ctx.state.progress(false));
+  if (!ctx.state.budgetLeft) ctx.stop();
   return stored;
 }
 

@@ -8,8 +8,8 @@ import type { FetchedPage } from '../fetch/types.ts';
 
 /** The network side the loop needs, composed from the fetch layer in `crawler.ts`. */
 export interface CrawlFetcher {
-  /** What robots.txt says of this URL. */
-  robotsAccess(url: string): Promise<RobotsAccess>;
+  /** What robots.txt says of this URL; rejects with the signal's reason when it aborts first. */
+  robotsAccess(url: string, signal: AbortSignal | undefined): Promise<RobotsAccess>;
   /** Waits for a politeness slot on the URL's host; call the result when the fetch is over. */
   acquire(url: string, host: string, signal: AbortSignal | undefined): Promise<() => void>;
   /** Holds new requests to the host back for `delayMs` (a Retry-After, a retry's backoff). */

@@ -48,7 +48,7 @@ export async function fetchPage(url: string, options: FetchPageOptions, dispatch
     return fail(url, 0, 'network-error', `invalid URL: ${url.slice(0, 200)}`);
   }
   if (!isHttp(current)) return fail(url, 0, 'network-error', `unsupported scheme ${current.protocol}`);
-  if (options.robots && !(await options.robots.isAllowed(current.href))) {
+  if (options.robots && !(await options.robots.isAllowed(current.href, options.signal))) {
     return fail(current.href, 0, 'robots-denied', 'disallowed by robots.txt');
   }
 
@@ -72,7 +72,7 @@ export async function fetchPage(url: string, options: FetchPageOptions, dispatch
     if (redirects.length > options.maxRedirects) {
       return fail(current.href, status, 'too-many-redirects', `more than ${options.maxRedirects} redirects`);
     }
-    if (options.robots && !(await options.robots.isAllowed(target.href))) {
+    if (options.robots && !(await options.robots.isAllowed(target.href, options.signal))) {
       return fail(current.href, status, 'robots-denied', `redirect to ${target.href} disallowed by robots.txt`);
     }
     if (options.allowHop && !(await options.allowHop(target.href))) {

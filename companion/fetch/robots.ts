@@ -12,9 +12,10 @@
  *   A failure that time will not mend (the host name does not resolve, no route to it) is marked
  *   not `transient`, so a crawl does not wait on it.
  *
- * Concurrent callers for one origin share one in-flight fetch. Crawl-delay is read for our
- * user agent's group (or `*`) and capped at `maxCrawlDelayMs`, so a hostile `Crawl-delay: 86400`
- * cannot park a worker for a day.
+ * Concurrent callers for one origin share one in-flight fetch. A caller's signal stops that
+ * caller's wait, not the fetch the others share; `close()` ends every fetch still in flight.
+ * Crawl-delay is read for our user agent's group (or `*`) and capped at `maxCrawlDelayMs`, so a
+ * hostile `Crawl-delay: 86400` cannot park a worker for a day.
  */
 import robotsParser from 'robots-parser';
 import type { Dispatcher } from 'undici';
@@ -57,6 +58,8 @@ export type RobotsAccess = 'allowed' | 'denied' | { unreachableUntil: number; re
 
 export class RobotsCache {
   private readonly entries = new Map<string, Promise<RobotsVerdict>>();
+  /** Aborted by `close()`: every robots.txt fetch still in flight ends. */
+  private readonly closing = new AbortController();
   private readonly unreachableRetryMs: number;
   private readonly maxCrawlDelayMs: number;
 
@@ -66,29 +69,30 @@ export class RobotsCache {
   }
 
   /** Whether our user agent may fetch `url`. Non-HTTP or unparsable URLs are never allowed. */
-  async isAllowed(url: string): Promise<boolean> {
-    return (await this.access(url)) === 'allowed';
+  async isAllowed(url: string, signal?: AbortSignal): Promise<boolean> {
+    return (await this.access(url, signal)) === 'allowed';
   }
 
   /**
    * Like `isAllowed`, telling a refusal by the rules from robots.txt being unreachable for now:
    * then `{ unreachableUntil }`, when the verdict expires and robots.txt is asked for again.
+   * Rejects with `signal`'s reason when it aborts before the answer.
    */
-  async access(url: string): Promise<RobotsAccess> {
+  async access(url: string, signal?: AbortSignal): Promise<RobotsAccess> {
     const parsed = parseHttpUrl(url);
     if (!parsed) return 'denied';
     if (parsed.pathname === '/robots.txt') return 'allowed';
-    const verdict = await this.verdict(parsed.origin);
+    const verdict = await unlessAborted(this.verdict(parsed.origin), signal);
     if (verdict.kind === 'allow-all') return 'allowed';
     if (verdict.kind === 'disallow-all') return { unreachableUntil: verdict.until, reason: verdict.reason, transient: verdict.transient };
     return (verdict.rules.isAllowed(parsed.href, this.options.userAgent) ?? true) ? 'allowed' : 'denied';
   }
 
   /** The origin's Crawl-delay for our user agent in ms (capped), or undefined when none is set. */
-  async crawlDelayMs(url: string): Promise<number | undefined> {
+  async crawlDelayMs(url: string, signal?: AbortSignal): Promise<number | undefined> {
     const parsed = parseHttpUrl(url);
     if (!parsed) return undefined;
-    const verdict = await this.verdict(parsed.origin);
+    const verdict = await unlessAborted(this.verdict(parsed.origin), signal);
     if (verdict.kind !== 'rules') return undefined;
     const seconds = verdict.rules.getCrawlDelay(this.options.userAgent);
     if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return undefined;
@@ -106,6 +110,11 @@ export class RobotsCache {
     return this.refetch(origin, undefined);
   }
 
+  /** Ends every robots.txt fetch in flight (their origins read as unreachable); the cache is done. */
+  close(): void {
+    this.closing.abort();
+  }
+
   private refetch(origin: string, expired: Promise<RobotsVerdict> | undefined): Promise<RobotsVerdict> {
     const current = this.entries.get(origin);
     // Another caller already replaced the expired entry: share its fetch.
@@ -121,7 +130,7 @@ export class RobotsCache {
     let url = `${origin}/robots.txt`;
     try {
       for (let hop = 0; ; hop++) {
-        const result = await withDeadline(fetch.responseTimeoutMs, undefined, async (signal) => {
+        const result = await withDeadline(fetch.responseTimeoutMs, this.closing.signal, async (signal) => {
           const head = await sendGet(url, { userAgent: this.options.userAgent, accept: 'text/plain,*/*;q=0.1', timeoutMs: fetch.responseTimeoutMs }, dispatcher, signal);
           if (REDIRECT_STATUSES.has(head.status) || head.status < 200 || head.status > 299) {
             await discardBody(head.body);
@@ -160,6 +169,26 @@ export class RobotsCache {
   private unreachable(status: number, reason: string, transient: boolean): RobotsVerdict {
     return { kind: 'disallow-all', status, reason, until: Date.now() + this.unreachableRetryMs, transient };
   }
+}
+
+/** `promise`, or a rejection with `signal`'s reason as soon as it aborts (the work goes on for the others). */
+function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error as Error);
+      },
+    );
+  });
 }
 
 function parseHttpUrl(url: string): URL | undefined {

@@ -43,5 +43,6 @@ export interface FetchedPage {
 
 /** A robots checker: RobotsCache fits; kept structural so tests and callers can pass their own. */
 export interface RobotsCheck {
-  isAllowed(url: string): Promise<boolean>;
+  /** Rejects with `signal`'s reason when it aborts before the answer. */
+  isAllowed(url: string, signal?: AbortSignal): Promise<boolean>;
 }

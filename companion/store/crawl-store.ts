@@ -222,6 +222,14 @@ export class CrawlStore {
       .get(relevanceThreshold) as PageStats;
   }
 
+  /** Queued URLs of each of `hosts` (hosts with none left out). */
+  queuedByHost(hosts: readonly string[]): Map<string, number> {
+    const rows = this.#db
+      .prepare(`SELECT host, count(*) AS n FROM frontier WHERE state = 'queued' AND host IN (SELECT value FROM json_each(?)) GROUP BY host`)
+      .all(JSON.stringify(hosts)) as { host: string; n: number }[];
+    return new Map(rows.map(({ host, n }) => [host, n]));
+  }
+
   counts(): StoreCounts {
     const byState = this.#frontier.countsByState();
     const pages = (this.#db.prepare(`SELECT count(*) AS n FROM pages`).get() as { n: number }).n;
