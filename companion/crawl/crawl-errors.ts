@@ -13,6 +13,9 @@
  * A failure of the store itself (SQLite: disk full, I/O error) always stops: a crawl that
  * cannot record what it fetched must not go on fetching.
  *
+ * `SeedsUnreachableError`: a new crawl none of whose seeds' hosts answered (refused, not
+ *   resolvable, timed out). Nothing was written; the crawl does not start.
+ *
  * `BudgetReached` is no error of a page: it is the reason the run's stop signal carries when
  * maxPages pages are recorded, so the fetches it abandons reject with it, like a caller's abort.
  */
@@ -29,6 +32,20 @@ export class StopCrawlError extends Error {
   override readonly name = 'StopCrawlError';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
+  }
+}
+
+/** A seed that could not be reached, and why (`connection refused`, `host not found (DNS)`, …). */
+export interface SeedFailure {
+  url: string;
+  reason: string;
+}
+
+/** No seed of a new crawl answered at all: nothing to start from. One line naming each seed. */
+export class SeedsUnreachableError extends Error {
+  override readonly name = 'SeedsUnreachableError';
+  constructor(readonly failures: readonly SeedFailure[]) {
+    super(`every seed is unreachable: ${failures.map(({ url, reason }) => `${url} (${reason})`).join('; ')}`);
   }
 }
 

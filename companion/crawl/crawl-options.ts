@@ -25,9 +25,10 @@ export interface CrawlOptions {
   outDir: string;
   /**
    * Pages to fetch, counted over the whole crawl including earlier runs of a resumed one.
-   * Every URL requested counts, whatever its outcome (404, timeout, not HTML); URLs robots.txt
-   * forbids are recorded (outcome `robots-denied`) but not counted, since nothing was fetched.
-   * Required.
+   * Every URL requested counts, whatever its outcome (404, timeout, not HTML, a host that never
+   * answered); URLs robots.txt forbids are recorded (outcome `robots-denied`) but not counted,
+   * since nothing was fetched. When the count is reached, fetches still in flight are abandoned
+   * and stay queued (`crawler.ts`). Required.
    */
   maxPages: number;
   /** Frontier order (`strategies/index.ts`). Required. */

@@ -7,6 +7,8 @@
  * warns about a different fingerprint (same convention, another model or topic), puts URLs a
  * dead run left in flight back in the queue, and rebuilds pages.jsonl from SQLite.
  *
+ * A new crawl whose seeds' hosts all fail to answer stops there (`seed-check.ts`).
+ *
  * Either way the directory is locked first (`DIR/crawl.lock`, `platform/directory-lock.ts`) and
  * stays locked until the session is closed: one process at a time in a crawl directory, whether
  * it is run by `crawl`, `collect` or the service. A second one fails in one line naming the
@@ -21,6 +23,8 @@ import type { FrontierEntry } from '../store/records.ts';
 import { CrawlOptionsError } from './crawl-errors.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import { PagesJsonl } from './pages-jsonl.ts';
+import { checkSeedsReachable } from './seed-check.ts';
+import type { CrawlFetcher } from './types.ts';
 import { DEFAULT_SEED_SCORE } from './strategies/crawl-strategy.ts';
 
 /** What a crawl records about itself in the store's meta table, key `crawl`. */
@@ -64,10 +68,19 @@ export function lockCrawlDirectory(outDir: string): DirectoryLock {
   return lockDirectory(outDir, LOCK_FILE, `the crawl directory ${outDir}`);
 }
 
-/** Opens the crawl in `options.outDir` under `lock` (`lockCrawlDirectory`), which it then owns. */
-export function openSession(options: CrawlOptions, seeds: string[], lock: DirectoryLock): CrawlSession {
+/**
+ * Opens the crawl in `options.outDir`: locks the directory, and for a new crawl checks that it
+ * holds none and that a seed can be reached (`seed-check.ts`, through `fetcher`, whose answers
+ * the crawl then reuses) before anything is written.
+ */
+export async function openSession(options: CrawlOptions, seeds: string[], fetcher: CrawlFetcher): Promise<CrawlSession> {
+  const lock = lockCrawlDirectory(options.outDir);
   let store: CrawlStore | undefined;
   try {
+    if (!options.resume) {
+      CrawlStore.check(options.outDir, { create: true });
+      await checkSeedsReachable(seeds, fetcher, options.signal);
+    }
     store = CrawlStore.open(options.outDir, { create: !options.resume });
     const requeued = options.resume ? resumeStore(store, options, seeds) : initStore(store, options, seeds);
     const jsonl = PagesJsonl.rebuild(options.outDir, store);

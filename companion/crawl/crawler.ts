@@ -26,13 +26,14 @@
  * (robots.txt unreachable), the run ends too (`hosts-unreachable`) instead of waiting for them
  * to be asked again, and says so in one line: they stay queued, and a resume asks again.
  */
-import type { CrawlOptionsInput } from './crawl-options.ts';
+import type { CrawlOptions, CrawlOptionsInput } from './crawl-options.ts';
 import { validateCrawlOptions } from './crawl-options.ts';
-import { lockCrawlDirectory, openSession, validSeeds } from './crawl-session.ts';
+import { openSession, validSeeds, type CrawlSession } from './crawl-session.ts';
 import { CrawlState } from './crawl-state.ts';
 import { createFetcher } from './default-fetcher.ts';
 import { PAGES_FILE } from './pages-jsonl.ts';
 import { processUrl, type UrlContext } from './process-url.ts';
+import type { CrawlFetcher } from './types.ts';
 import { join } from 'node:path';
 import { hostOf } from '../../shared/urls/normalize-url.ts';
 import { STORE_FILE } from '../store/crawl-store.ts';
@@ -84,10 +85,21 @@ export interface CrawlSummary {
 export async function runCrawl(input: CrawlOptionsInput): Promise<CrawlSummary> {
   const options = validateCrawlOptions(input);
   const seeds = validSeeds(options);
-  const session = openSession(options, seeds, lockCrawlDirectory(options.outDir));
+  const fetcher = createFetcher(options);
+  let session: CrawlSession | undefined;
+  try {
+    session = await openSession(options, seeds, fetcher);
+    return await run(options, session, fetcher);
+  } finally {
+    await fetcher.close();
+    session?.close();
+  }
+}
+
+/** One run over an open session: the workers, then the summary. */
+async function run(options: CrawlOptions, session: CrawlSession, fetcher: CrawlFetcher): Promise<CrawlSummary> {
   const { store, jsonl } = session;
   const state = new CrawlState(store, options);
-  const fetcher = createFetcher(options);
   const claimWindow = options.strategy.claimWindow ?? DEFAULT_CLAIM_WINDOW;
   const budget = options.hostBudget === null ? undefined : new HostBudget(store, options.hostBudget, options.relevanceThreshold);
   const hostPenalty = (host: string) => budget?.penalty(host) ?? 0;
@@ -185,8 +197,6 @@ export async function runCrawl(input: CrawlOptionsInput): Promise<CrawlSummary> 
     };
   } finally {
     options.signal?.removeEventListener('abort', onCallerAbort);
-    await fetcher.close();
-    session.close();
   }
 
   function setAsideHosts(hosts: string[]): SetAsideHost[] {

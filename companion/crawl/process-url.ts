@@ -68,8 +68,12 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
         ctx.store.requeue(task.url);
         return;
       }
-      const error = access === 'denied' ? 'disallowed by robots.txt' : access.transient ? `${access.reason} (asked ${ctx.options.retry.retries + 1} times)` : access.reason;
-      if (!(await record(baseRecord(task, { outcome: 'robots-denied', error }), []))) ctx.store.requeue(task.url);
+      const asked = ctx.options.retry.retries + 1;
+      const error = access === 'denied' ? 'disallowed by robots.txt' : access.transient ? `${access.reason} (asked ${asked === 1 ? 'once' : `${asked} times`})` : access.reason;
+      // A host that gave no answer at all is unreachable, as a fetch of the page would have
+      // found: recorded with that failure (status 0), not as a robots.txt refusal.
+      const outcome = access !== 'denied' && access.noAnswer ? access.noAnswer.outcome : 'robots-denied';
+      if (!(await record(baseRecord(task, { outcome, error }), []))) ctx.store.requeue(task.url);
       return;
     }
     const attempted = await fetchWithRetries(ctx.fetcher, task.url, row.host, ctx.options.retry, signal);

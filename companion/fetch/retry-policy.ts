@@ -20,8 +20,10 @@
  *
  * A host whose robots.txt is unreachable (5xx, 429, timeout, reset, refused: RFC 9309 says crawl
  * nothing then) is set aside for `robotsRetryMs` and asked again, up to `retries` times; its URLs
- * stay queued meanwhile, the other hosts go on. Only then are they recorded robots-denied. A host
- * name that does not resolve is recorded at once: waiting would only hold up the crawl's end.
+ * stay queued meanwhile, the other hosts go on. Only then are they recorded: robots-denied, or
+ * with the host's network failure when it never answered at all. A host name that does not
+ * resolve is recorded at once: waiting would only hold up the crawl's end. A crawl with nothing
+ * left but set-aside hosts does not wait for them either (`crawl/crawler.ts`).
  */
 import type { FetchedPage } from './types.ts';
 

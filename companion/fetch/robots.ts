@@ -10,7 +10,9 @@
  *   is disallowed *for now*; the verdict expires after `unreachableRetryMs` (default 5 minutes)
  *   and the next question fetches robots.txt again. Google does the same, with longer periods.
  *   A failure that time will not mend (the host name does not resolve, no route to it) is marked
- *   not `transient`, so a crawl does not wait on it.
+ *   not `transient`, so a crawl does not wait on it. When the host itself gave no answer at all
+ *   (refused, not resolvable, timed out: no HTTP status), the verdict says so (`noAnswer`): the
+ *   host is unreachable, which is not the same as robots.txt forbidding anything.
  *
  * Concurrent callers for one origin share one in-flight fetch. A caller's signal stops that
  * caller's wait, not the fetch the others share; `close()` ends every fetch still in flight.
@@ -48,13 +50,20 @@ type RobotsRules = ReturnType<typeof robotsParser>;
 export type RobotsVerdict =
   | { kind: 'rules'; rules: RobotsRules; status: number }
   | { kind: 'allow-all'; status: number; reason: string }
-  | { kind: 'disallow-all'; status: number; reason: string; until: number; transient: boolean };
+  | { kind: 'disallow-all'; status: number; reason: string; until: number; transient: boolean; noAnswer?: NoAnswer };
+
+/** The origin gave no HTTP answer at all: how its connection failed, as a page fetch records it. */
+export interface NoAnswer {
+  outcome: 'timeout' | 'network-error';
+  /** One line: `connection refused`, `host not found (DNS)`, … */
+  message: string;
+}
 
 /**
  * What robots.txt says of one URL: yes, no, or nothing because it was unreachable (until when,
- * why, and whether asking again later may help).
+ * why, whether asking again later may help, and whether the host gave no answer at all).
  */
-export type RobotsAccess = 'allowed' | 'denied' | { unreachableUntil: number; reason: string; transient: boolean };
+export type RobotsAccess = 'allowed' | 'denied' | { unreachableUntil: number; reason: string; transient: boolean; noAnswer?: NoAnswer };
 
 export class RobotsCache {
   private readonly entries = new Map<string, Promise<RobotsVerdict>>();
@@ -84,7 +93,10 @@ export class RobotsCache {
     if (parsed.pathname === '/robots.txt') return 'allowed';
     const verdict = await unlessAborted(this.verdict(parsed.origin), signal);
     if (verdict.kind === 'allow-all') return 'allowed';
-    if (verdict.kind === 'disallow-all') return { unreachableUntil: verdict.until, reason: verdict.reason, transient: verdict.transient };
+    if (verdict.kind === 'disallow-all') {
+      const { until, reason, transient, noAnswer } = verdict;
+      return { unreachableUntil: until, reason, transient, ...(noAnswer ? { noAnswer } : {}) };
+    }
     return (verdict.rules.isAllowed(parsed.href, this.options.userAgent) ?? true) ? 'allowed' : 'denied';
   }
 
@@ -128,8 +140,9 @@ export class RobotsCache {
     const { fetch } = this.options;
     const dispatcher = this.options.dispatcher ?? sharedAgent(fetch.connectTimeoutMs);
     let url = `${origin}/robots.txt`;
+    let hop = 0;
     try {
-      for (let hop = 0; ; hop++) {
+      for (; ; hop++) {
         const result = await withDeadline(fetch.responseTimeoutMs, this.closing.signal, async (signal) => {
           const head = await sendGet(url, { userAgent: this.options.userAgent, accept: 'text/plain,*/*;q=0.1', timeoutMs: fetch.responseTimeoutMs }, dispatcher, signal);
           if (REDIRECT_STATUSES.has(head.status) || head.status < 200 || head.status > 299) {
@@ -162,12 +175,15 @@ export class RobotsCache {
       }
     } catch (err) {
       const failure = classifyFetchFailure(err);
-      return this.unreachable(0, `robots.txt unreachable: ${failure.message}`, failure.retryable);
+      // At the first hop the origin itself did not answer; at a later one only where robots.txt
+      // redirected to, and the origin stays one that answers.
+      const noAnswer: NoAnswer | undefined = hop === 0 ? { outcome: failure.outcome, message: failure.message } : undefined;
+      return this.unreachable(0, `robots.txt unreachable: ${failure.message}`, failure.retryable, noAnswer);
     }
   }
 
-  private unreachable(status: number, reason: string, transient: boolean): RobotsVerdict {
-    return { kind: 'disallow-all', status, reason, until: Date.now() + this.unreachableRetryMs, transient };
+  private unreachable(status: number, reason: string, transient: boolean, noAnswer?: NoAnswer): RobotsVerdict {
+    return { kind: 'disallow-all', status, reason, until: Date.now() + this.unreachableRetryMs, transient, ...(noAnswer ? { noAnswer } : {}) };
   }
 }
 

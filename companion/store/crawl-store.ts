@@ -128,15 +128,19 @@ export class CrawlStore {
   }
 
   /** Opens `dir/crawl.sqlite`, creating the directory for a new crawl. */
-  static open(dir: string, { create }: OpenStoreOptions): CrawlStore {
-    const path = join(dir, STORE_FILE);
-    const exists = existsSync(path);
+  static open(dir: string, options: OpenStoreOptions): CrawlStore {
+    CrawlStore.check(dir, options);
+    ensureDirectory(dir);
+    return new CrawlStore(join(dir, STORE_FILE));
+  }
+
+  /** Throws, in one line, when `dir` holds a crawl and `create`, or holds none and not. */
+  static check(dir: string, { create }: OpenStoreOptions): void {
+    const exists = existsSync(join(dir, STORE_FILE));
     if (create && exists) {
       throw new Error(`${dir} already holds a crawl (${STORE_FILE}); resume it, or choose another output directory`);
     }
     if (!create && !exists) throw new Error(`${dir} holds no crawl to resume (no ${STORE_FILE})`);
-    ensureDirectory(dir);
-    return new CrawlStore(path);
   }
 
   getMeta<T>(key: string): T | undefined {

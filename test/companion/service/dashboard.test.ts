@@ -5,6 +5,7 @@
  * chart as SVG.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,6 +66,24 @@ describe.skipIf(skip)('the dashboard page', () => {
     expect(await page.textContent('#chart-note')).toMatch(/^Harvest \d+\.\d% over 15 judged pages\.$/);
     expect(await page.isDisabled('#resume')).toBe(true);
     expect(problems).toEqual([]);
+  });
+
+  // Issue 13, item 4: a seed nobody answers used to be set aside for minutes and then shown as
+  // robots-denied. The crawl now fails at once, and says the seed is unreachable and why.
+  it('shows a crawl whose seed is unreachable as failed, with the seed and why', { timeout: 60_000 }, async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const refused = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/`;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const crawl = (await call(service.port, '/api/crawls', { token: service.token, body: { seeds: [refused], maxPages: 5, delayMs: 0 } })).json();
+    const failed = await waitForCrawl(service.port, service.token, crawl.id, (c) => c.state !== 'running');
+    expect(failed).toMatchObject({ state: 'failed', error: `every seed is unreachable: ${refused} (connection refused)` });
+    const page = await browser!.newPage();
+    await page.goto(`${service.url}/dashboard?token=${encodeURIComponent(service.token)}#crawl=${crawl.id}`);
+    await page.waitForFunction(() => document.querySelector('#detail-state')?.textContent === 'failed');
+    expect(await page.textContent('#detail-error')).toBe(`every seed is unreachable: ${refused} (connection refused)`);
+    expect(await page.isVisible('#detail-error')).toBe(true);
+    expect(await page.locator('#pages tbody tr').count()).toBe(0);
   });
 
   it('follows a running crawl live, and its Pause button pauses it', { timeout: 60_000 }, async () => {
