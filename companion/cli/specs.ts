@@ -47,6 +47,23 @@ const delayMs = { type: 'string', value: 'D', description: 'Least delay in ms be
 const concurrency = { type: 'string', value: 'C', description: 'Pages fetched at once', default: String(CRAWL_DEFAULTS.concurrency) } as const;
 const perHostConcurrency = { type: 'string', value: 'H', description: 'Pages fetched at once from one host', default: String(CRAWL_DEFAULTS.perHostConcurrency) } as const;
 
+/** The address rule and the scope of redirects, for collect and crawl (docs/focused-crawl.md §7). */
+const ADDRESS_NOTE =
+  'Redirects obey --scope as links do. Addresses: public ones are always fetched; loopback\n' +
+  '(127.0.0.0/8, ::1) and private ones (10/8, 172.16/12, 192.168/16, link-local, fc00::/7) only\n' +
+  'when a seed is on one of that kind or an --allow pattern names the host (--allow 10.0.0.5);\n' +
+  '0.0.0.0 never. Checked when connecting, on the addresses a name resolves to then (so a name\n' +
+  'that resolves to 127.0.0.1 is refused too); a refused URL is recorded address-denied.\n' +
+  'When no seed\'s host answers at all (refused, not resolvable, timed out), the command stops\n' +
+  'before writing anything, in one line naming each seed and why.';
+
+/** How a crawl ends, and what a second one on the same directory meets. */
+const STOP_NOTE =
+  'At --max-pages, and on Ctrl-C or SIGTERM, fetches in flight are abandoned and stay queued for\n' +
+  '--resume; so are the URLs of hosts whose robots.txt could not be fetched, when nothing else is\n' +
+  'left to do (stopped by hosts-unreachable). One process at a time in a crawl directory: a\n' +
+  'second crawl of it fails in one line naming the one running.';
+
 export const collectSpec: CommandSpec = {
   name: 'collect',
   summary: 'collect labeled link examples with a plain breadth-first crawl (seed 000 §3.2.2)',
@@ -74,6 +91,7 @@ export const collectSpec: CommandSpec = {
       '(or to a #fragment of it) is not written either: it says nothing about where links lead.\n' +
       'One link context (URL, page, anchor and context) is written once, also across runs into\n' +
       'the same --out file, which is appended to page by page.',
+    ADDRESS_NOTE,
   ],
 };
 
@@ -169,6 +187,8 @@ export const crawlSpec: CommandSpec = {
       '--positive); else by --page-model; else by the P(+) of the link that led to it. From a page\n' +
       'judged off topic, links whose value is below --r2 go to the back of the queue. Online learning\n' +
       'needs the patterns or --page-model. Every option and formula: docs/focused-crawl.md.',
+    ADDRESS_NOTE,
+    STOP_NOTE,
   ],
 };
 
@@ -184,7 +204,8 @@ export const serveSpec: CommandSpec = {
   notes: [
     'Prints the pairing token and the dashboard address at start. State (the token, models,\n' +
       'crawls) lives in LINKSCENT_HOME, else $XDG_CONFIG_HOME/linkscent, else ~/.config/linkscent.\n' +
-      'Crawls that were running when the service stopped resume when it starts. API: docs/service-api.md.',
+      'Crawls that were running when the service stopped resume when it starts. API: docs/service-api.md.\n' +
+      'One service per home: a second serve on the same home fails in one line naming the first.',
   ],
 };
 

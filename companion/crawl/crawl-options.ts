@@ -2,9 +2,9 @@
  * The crawl's one options object (STYLE.md 7): every field with its default, checked by
  * `validateCrawlOptions` at the edge so a bad value fails in one line naming the option.
  */
-import type { Dispatcher } from 'undici';
 import { TOPIC_DEFAULTS } from '../../shared/model/topic-defaults.ts';
 import type { PageSegments } from '../../shared/segments/types.ts';
+import type { AddressKind, LookupFunction } from '../fetch/address-guard.ts';
 import { validateFetchOptions, type FetchOptions } from '../fetch/fetch-options.ts';
 import { DEFAULT_RETRY_POLICY, MAX_RETRIES, type RetryPolicy } from '../fetch/retry-policy.ts';
 import type { CrawlHooks } from './crawl-hooks.ts';
@@ -74,10 +74,12 @@ export interface CrawlOptions {
    */
   onTopicUrl?: (url: string) => boolean;
   /**
-   * Which links may be queued (`url-scope.ts`): `scope` any, seed-hosts or seed-domains (of every
-   * seed, a resumed crawl's stored ones included), `allow` and `deny` URL patterns. A link out of
-   * scope is never queued, so its host is never looked up or asked for robots.txt. Seeds are
-   * always crawled. Default `{ scope: 'any', allow: [], deny: [] }`.
+   * Which links may be queued and redirects followed (`url-scope.ts`): `scope` any, seed-hosts or
+   * seed-domains (of every seed, a resumed crawl's stored ones included), `allow` and `deny` URL
+   * patterns. A link or redirect out of scope is never followed, so its host is never looked up
+   * or asked for robots.txt. Seeds are always crawled (their redirects obey the scope). A host an
+   * `allow` pattern names may be on a loopback or private address even when no seed is
+   * (`address-scope.ts`). Default `{ scope: 'any', allow: [], deny: [] }`.
    */
   scope: ScopeRules;
   /**
@@ -90,8 +92,18 @@ export interface CrawlOptions {
    * re-scoring the best `rescoreTop` queued URLs; the strategy must define `rescore`. Default none.
    */
   online?: { models: OnlineModels; every: number; rescoreTop: number; topic: string };
-  /** The HTTP dispatcher for pages and robots.txt (tests pass one with their own DNS). Default: the shared keep-alive agent. */
-  dispatcher?: Dispatcher;
+  /**
+   * The resolver for host names (Node's `dns.lookup` form). Every address it gives is checked
+   * against the crawl's address rule at connect time (`address-scope.ts`). Default: the system
+   * resolver; tests pass a stub that records the names asked.
+   */
+  lookup?: LookupFunction;
+  /**
+   * The kind of network an address is on, for the address rule. Default: IANA's special-purpose
+   * ranges (`fetch/address-guard.ts`). Tests, whose every server is on loopback, declare one of
+   * their addresses public here to stand for the web.
+   */
+  addressKind?: (address: string) => AddressKind;
   /** One-line reports (an invalid seed, a resume warning). Default: a line on stderr. */
   log: (line: string) => void;
 }
@@ -133,7 +145,8 @@ const KNOWN = new Set<string>([
   'pageJudge',
   'onTopicUrl',
   'online',
-  'dispatcher',
+  'lookup',
+  'addressKind',
 ]);
 
 /** Fills defaults and checks every field; throws `CrawlOptionsError` naming the first bad one. */
@@ -175,7 +188,7 @@ export function validateCrawlOptions(input: CrawlOptionsInput): CrawlOptions {
   } catch (error) {
     throw new CrawlOptionsError(`scope: ${(error as Error).message}`, { cause: error });
   }
-  for (const fn of ['onProgress', 'pageJudge', 'log', 'onTopicUrl'] as const) {
+  for (const fn of ['onProgress', 'pageJudge', 'log', 'onTopicUrl', 'lookup', 'addressKind'] as const) {
     if (options[fn] !== undefined && typeof options[fn] !== 'function') throw new CrawlOptionsError(`${fn} must be a function`);
   }
 

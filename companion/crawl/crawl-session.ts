@@ -23,8 +23,8 @@ import type { FrontierEntry } from '../store/records.ts';
 import { CrawlOptionsError } from './crawl-errors.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import { PagesJsonl } from './pages-jsonl.ts';
+import { connectCrawl, type CrawlNetwork } from './crawl-network.ts';
 import { checkSeedsReachable } from './seed-check.ts';
-import type { CrawlFetcher } from './types.ts';
 import { DEFAULT_SEED_SCORE } from './strategies/crawl-strategy.ts';
 
 /** What a crawl records about itself in the store's meta table, key `crawl`. */
@@ -48,8 +48,10 @@ export interface CrawlSession {
   requeued: number;
   /** Every seed of the crawl, earlier runs' included (what a seed-hosts scope is of). */
   seeds: string[];
-  /** Closes pages.jsonl and the store, then frees the directory. */
-  close(): void;
+  /** What the crawl may reach, made of those seeds (`crawl-network.ts`). */
+  network: CrawlNetwork;
+  /** Closes the network side, pages.jsonl and the store, then frees the directory. */
+  close(): Promise<void>;
 }
 
 /** Valid seeds, normalised; each invalid one reported in one line. */
@@ -70,35 +72,45 @@ export function lockCrawlDirectory(outDir: string): DirectoryLock {
 
 /**
  * Opens the crawl in `options.outDir`: locks the directory, and for a new crawl checks that it
- * holds none and that a seed can be reached (`seed-check.ts`, through `fetcher`, whose answers
- * the crawl then reuses) before anything is written.
+ * holds none and that a seed can be reached (`seed-check.ts`, through the crawl's own network,
+ * whose answers the crawl then reuses) before anything is written.
  */
-export async function openSession(options: CrawlOptions, seeds: string[], fetcher: CrawlFetcher): Promise<CrawlSession> {
+export async function openSession(options: CrawlOptions, seeds: string[]): Promise<CrawlSession> {
   const lock = lockCrawlDirectory(options.outDir);
   let store: CrawlStore | undefined;
+  let network: CrawlNetwork | undefined;
   try {
+    let requeued = 0;
     if (!options.resume) {
       CrawlStore.check(options.outDir, { create: true });
-      await checkSeedsReachable(seeds, fetcher, options.signal);
+      network = await connectCrawl(options, seeds);
+      await checkSeedsReachable(seeds, network.fetcher, options.signal);
+      store = CrawlStore.open(options.outDir, { create: true });
+      initStore(store, options, seeds);
+    } else {
+      store = CrawlStore.open(options.outDir, { create: false });
+      requeued = resumeStore(store, options, seeds);
     }
-    store = CrawlStore.open(options.outDir, { create: !options.resume });
-    const requeued = options.resume ? resumeStore(store, options, seeds) : initStore(store, options, seeds);
-    const jsonl = PagesJsonl.rebuild(options.outDir, store);
     const allSeeds = store.getMeta<CrawlMeta>('crawl')?.seeds ?? seeds;
-    const opened = store;
+    network ??= await connectCrawl(options, allSeeds);
+    const jsonl = PagesJsonl.rebuild(options.outDir, store);
+    const opened = { store, network };
     return {
-      store: opened,
+      store,
       jsonl,
       resumed: options.resume,
       requeued,
       seeds: allSeeds,
-      close() {
+      network,
+      async close() {
+        await opened.network.fetcher.close();
         jsonl.close();
-        opened.close();
+        opened.store.close();
         lock.release();
       },
     };
   } catch (error) {
+    await network?.fetcher.close();
     store?.close();
     lock.release();
     throw error;
@@ -119,7 +131,7 @@ function seedEntries(seeds: readonly string[], options: CrawlOptions): FrontierE
   return seeds.map((url) => ({ url, score, depth: 0, parent: null, host: hostOf(url) }));
 }
 
-function initStore(store: CrawlStore, options: CrawlOptions, seeds: string[]): number {
+function initStore(store: CrawlStore, options: CrawlOptions, seeds: string[]): void {
   const meta: CrawlMeta = {
     strategy: options.strategy.name,
     fingerprint: options.strategy.fingerprint ?? null,
@@ -135,7 +147,6 @@ function initStore(store: CrawlStore, options: CrawlOptions, seeds: string[]): n
   };
   store.setMeta('crawl', meta);
   store.enqueue(seedEntries(seeds, options));
-  return 0;
 }
 
 function resumeStore(store: CrawlStore, options: CrawlOptions, seeds: string[]): number {

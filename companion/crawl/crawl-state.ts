@@ -5,7 +5,7 @@
  * source of truth.
  */
 import type { CrawlStore } from '../store/crawl-store.ts';
-import type { PageRecord, StoreCounts } from '../store/records.ts';
+import { wasRequested, type PageRecord, type StoreCounts } from '../store/records.ts';
 import type { ClaimDecision } from '../store/frontier-queries.ts';
 import type { FrontierRow } from '../store/records.ts';
 import type { CrawlOptions } from './crawl-options.ts';
@@ -126,8 +126,8 @@ export class CrawlState {
 
   /** Counts a page just recorded. */
   settled(record: PageRecord, host: string): void {
-    if (record.outcome === 'robots-denied') {
-      this.robotsDenied++;
+    if (!wasRequested(record.outcome)) {
+      if (record.outcome === 'robots-denied') this.robotsDenied++;
       return;
     }
     this.fetched++;

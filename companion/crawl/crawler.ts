@@ -30,16 +30,14 @@ import type { CrawlOptions, CrawlOptionsInput } from './crawl-options.ts';
 import { validateCrawlOptions } from './crawl-options.ts';
 import { openSession, validSeeds, type CrawlSession } from './crawl-session.ts';
 import { CrawlState } from './crawl-state.ts';
-import { createFetcher } from './default-fetcher.ts';
 import { PAGES_FILE } from './pages-jsonl.ts';
 import { processUrl, type UrlContext } from './process-url.ts';
-import type { CrawlFetcher } from './types.ts';
 import { join } from 'node:path';
 import { hostOf } from '../../shared/urls/normalize-url.ts';
 import { STORE_FILE } from '../store/crawl-store.ts';
+import { wasRequested } from '../store/records.ts';
 import { HostBudget } from './host-budget.ts';
 import { OnlineLearner } from './online-learning.ts';
-import { compileScope } from './url-scope.ts';
 import { DEFAULT_CLAIM_WINDOW } from './strategies/crawl-strategy.ts';
 import { BudgetReached } from './crawl-errors.ts';
 
@@ -64,7 +62,7 @@ export interface CrawlSummary {
   resumed: boolean;
   /** URLs a killed earlier run had in flight, queued again by this run. */
   requeued: number;
-  /** Pages fetched over the whole crawl, and by this run (robots-denied URLs not counted). */
+  /** Pages fetched over the whole crawl, and by this run (URLs robots.txt or the address rule refused not counted). */
   fetched: number;
   fetchedThisRun: number;
   robotsDenied: number;
@@ -84,21 +82,18 @@ export interface CrawlSummary {
 
 export async function runCrawl(input: CrawlOptionsInput): Promise<CrawlSummary> {
   const options = validateCrawlOptions(input);
-  const seeds = validSeeds(options);
-  const fetcher = createFetcher(options);
-  let session: CrawlSession | undefined;
+  const session = await openSession(options, validSeeds(options));
   try {
-    session = await openSession(options, seeds, fetcher);
-    return await run(options, session, fetcher);
+    return await run(options, session);
   } finally {
-    await fetcher.close();
-    session?.close();
+    await session.close();
   }
 }
 
 /** One run over an open session: the workers, then the summary. */
-async function run(options: CrawlOptions, session: CrawlSession, fetcher: CrawlFetcher): Promise<CrawlSummary> {
-  const { store, jsonl } = session;
+async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlSummary> {
+  const { store, jsonl, network } = session;
+  const { fetcher, inScope } = network;
   const state = new CrawlState(store, options);
   const claimWindow = options.strategy.claimWindow ?? DEFAULT_CLAIM_WINDOW;
   const budget = options.hostBudget === null ? undefined : new HostBudget(store, options.hostBudget, options.relevanceThreshold);
@@ -106,7 +101,6 @@ async function run(options: CrawlOptions, session: CrawlSession, fetcher: CrawlF
   const learner = options.online
     ? new OnlineLearner(store, options.strategy, options.online.models, { ...options.online, relevanceThreshold: options.relevanceThreshold }, hostPenalty)
     : undefined;
-  const inScope = compileScope(options.scope, session.seeds);
   // The run's one stop: the caller's abort, or the page that completes maxPages (`commit`).
   const stop = new AbortController();
   const onCallerAbort = () => stop.abort(options.signal?.reason);
@@ -117,14 +111,14 @@ async function run(options: CrawlOptions, session: CrawlSession, fetcher: CrawlF
     options,
     signal: stop.signal,
     stop: () => stop.abort(new BudgetReached(options.maxPages)),
-    inScope,
+    ...(inScope ? { inScope } : {}),
     store,
     jsonl,
     state,
     fetcher,
     hostPenalty,
     recorded(record) {
-      if (record.outcome === 'robots-denied') return;
+      if (!wasRequested(record.outcome)) return;
       budget?.settled(hostOf(record.url), record.relevance === undefined ? undefined : record.relevance >= options.relevanceThreshold);
       learner?.pageRecorded();
     },

@@ -1,8 +1,12 @@
 /**
  * The crawl's network side, composed from the fetch layer: one robots.txt cache, one host
  * scheduler (per-host concurrency and delay; a robots.txt Crawl-delay longer than `delayMs`
- * wins) and `fetchPage` with robots and trap checks on every redirect hop.
+ * wins), `fetchPage` with scope, trap and robots checks on every redirect hop, and the crawl's
+ * own HTTP agent, which connects only where the crawl's address rule allows
+ * (`address-scope.ts`), names resolved and checked at connect time.
  */
+import { createGuardedAgent } from '../fetch/http-agent.ts';
+import type { AddressRule } from '../fetch/address-guard.ts';
 import { fetchPage } from '../fetch/fetch-page.ts';
 import { HostScheduler } from '../fetch/host-scheduler.ts';
 import { RobotsCache } from '../fetch/robots.ts';
@@ -14,15 +18,28 @@ export interface ClosableFetcher extends CrawlFetcher {
   close(): Promise<void>;
 }
 
-export function createFetcher(options: CrawlOptions): ClosableFetcher {
+/** Where the crawl may go: links and redirects (`url-scope.ts`), and addresses (`address-scope.ts`). */
+export interface FetcherScope {
+  /** Which URLs are in the crawl's scope; undefined: every one. */
+  inScope?: (url: string) => boolean;
+  addresses: AddressRule;
+}
+
+export function createFetcher(options: CrawlOptions, scope: FetcherScope): ClosableFetcher {
+  const agent = createGuardedAgent({ connectTimeoutMs: options.fetch.connectTimeoutMs, rule: scope.addresses, ...(options.lookup ? { lookup: options.lookup } : {}) });
   const robots = new RobotsCache({
     userAgent: options.fetch.userAgent,
     fetch: options.fetch,
     unreachableRetryMs: options.retry.robotsRetryMs,
-    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    dispatcher: agent,
   });
   const scheduler = new HostScheduler({ perHostConcurrency: options.perHostConcurrency, delayMs: options.delayMs });
-  const allowHop = (url: string) => trapReason(url, options.traps) === null;
+  // A redirect obeys the crawl's scope as a link does: a seed redirecting to another host is
+  // not followed under --scope seed-hosts.
+  const refuseHop = (url: string): string | undefined => {
+    if (scope.inScope && !scope.inScope(url)) return `out of the crawl's scope (--scope ${options.scope.scope}${options.scope.allow.length + options.scope.deny.length > 0 ? ', --allow, --deny' : ''})`;
+    return trapReason(url, options.traps) ?? undefined;
+  };
   return {
     robotsAccess: (url, signal) => robots.access(url, signal),
     async acquire(url, host, signal) {
@@ -30,12 +47,13 @@ export function createFetcher(options: CrawlOptions): ClosableFetcher {
       return scheduler.acquire(host, crawlDelayMs, signal);
     },
     backOff: (host, delayMs) => scheduler.backOff(host, delayMs),
-    fetch: (url, signal) => fetchPage(url, { ...options.fetch, allowHop, signal, robots }, options.dispatcher),
+    fetch: (url, signal) => fetchPage(url, { ...options.fetch, refuseHop, signal, robots }, agent),
     async close() {
-      // Ends robots.txt fetches still in flight and clears the scheduler's timers. The shared
-      // keep-alive Agent outlives one crawl (the service runs several), so it stays open.
+      // Ends robots.txt fetches still in flight, clears the scheduler's timers, and closes the
+      // crawl's connections (destroy: whatever was in flight was abandoned already).
       robots.close();
       scheduler.close();
+      await agent.destroy();
     },
   };
 }

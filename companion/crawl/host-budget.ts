@@ -49,7 +49,7 @@ export class HostBudget {
   }
 
   /**
-   * A page of `host` was recorded: fetched (robots-denied pages are not), with `onTopic` its
+   * A page of `host` was recorded: fetched (URLs refused without a request are not), with `onTopic` its
    * judgement (undefined when not judged). Lowers or lifts the host's queued URLs when it
    * crosses a step.
    */

@@ -69,11 +69,13 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
         return;
       }
       const asked = ctx.options.retry.retries + 1;
-      const error = access === 'denied' ? 'disallowed by robots.txt' : access.transient ? `${access.reason} (asked ${asked === 1 ? 'once' : `${asked} times`})` : access.reason;
+      let error = access === 'denied' ? 'disallowed by robots.txt' : access.transient ? `${access.reason} (asked ${asked === 1 ? 'once' : `${asked} times`})` : access.reason;
       // A host that gave no answer at all is unreachable, as a fetch of the page would have
-      // found: recorded with that failure (status 0), not as a robots.txt refusal.
-      const outcome = access !== 'denied' && access.noAnswer ? access.noAnswer.outcome : 'robots-denied';
-      if (!(await record(baseRecord(task, { outcome, error }), []))) ctx.store.requeue(task.url);
+      // found: recorded with that failure (status 0), not as a robots.txt refusal. One the
+      // address rule refused was never asked anything: the rule's reason is the whole story.
+      const noAnswer = access === 'denied' ? undefined : access.noAnswer;
+      if (noAnswer?.outcome === 'address-denied') error = noAnswer.message;
+      if (!(await record(baseRecord(task, { outcome: noAnswer?.outcome ?? 'robots-denied', error }), []))) ctx.store.requeue(task.url);
       return;
     }
     const attempted = await fetchWithRetries(ctx.fetcher, task.url, row.host, ctx.options.retry, signal);

@@ -4,13 +4,13 @@
  * failure, bad TLS), `stop` (the caller is shutting the crawl down). The decision is made here
  * and only here, so the crawl loop never inspects error codes itself.
  */
-import type { FetchedPage } from './types.ts';
+import type { FetchedPage, NoAnswerOutcome } from './types.ts';
 
 export type FetchReaction = 'retry' | 'skip' | 'stop';
 
 /** What a thrown network-level error means for the crawl. */
 export interface FetchFailure {
-  outcome: 'timeout' | 'network-error';
+  outcome: NoAnswerOutcome;
   /** One line, safe to print next to the URL. */
   message: string;
   retryable: boolean;
@@ -59,6 +59,8 @@ const RULES: Record<string, Rule> = {
   UND_ERR_RES_CONTENT_LENGTH_MISMATCH: { outcome: 'network-error', retryable: true, message: () => 'body shorter than its Content-Length' },
   UND_ERR_ABORTED: { outcome: 'network-error', retryable: true, message: () => 'request aborted' },
   ABORT_ERR: { outcome: 'network-error', retryable: true, message: () => 'request aborted' },
+  // The connection the address guard refused (`address-guard.ts`): its message says why.
+  LINKSCENT_ADDRESS_DENIED: { outcome: 'address-denied', retryable: false, message: (e) => e.message },
 };
 
 /**

@@ -21,11 +21,18 @@ import { parseRetryAfter } from './retry-policy.ts';
 import type { FetchedPage, FetchOutcome, RobotsCheck } from './types.ts';
 
 export interface FetchPageOptions extends FetchOptions {
-  /** Called for every redirect target before it is requested; `false` ends with `redirect-denied`. */
-  allowHop?: (url: string) => boolean | Promise<boolean>;
+  /**
+   * Called for every redirect target before anything is asked of its host (robots.txt, DNS): why
+   * it may not be followed (out of the crawl's scope, a trap), which ends with `redirect-denied`,
+   * or undefined to follow it.
+   */
+  refuseHop?: (url: string) => string | undefined;
   /** Aborting rejects `fetchPage` with the signal's reason (see the file header). */
   signal?: AbortSignal;
-  /** When given, the first URL and every hop are checked; a disallowed one ends with `robots-denied`. */
+  /**
+   * When given, the first URL and every hop are checked: a disallowed one ends with
+   * `robots-denied`, one whose host gives no answer with that failure (`network-error`, …).
+   */
   robots?: RobotsCheck;
 }
 
@@ -48,9 +55,8 @@ export async function fetchPage(url: string, options: FetchPageOptions, dispatch
     return fail(url, 0, 'network-error', `invalid URL: ${url.slice(0, 200)}`);
   }
   if (!isHttp(current)) return fail(url, 0, 'network-error', `unsupported scheme ${current.protocol}`);
-  if (options.robots && !(await options.robots.isAllowed(current.href, options.signal))) {
-    return fail(current.href, 0, 'robots-denied', 'disallowed by robots.txt');
-  }
+  const refusal = await robotsRefusal(current.href, options);
+  if (refusal) return fail(current.href, 0, refusal.outcome, refusal.reason);
 
   const agent = dispatcher ?? sharedAgent(options.connectTimeoutMs);
   const seen = new Set([withoutHash(current)]);
@@ -72,15 +78,25 @@ export async function fetchPage(url: string, options: FetchPageOptions, dispatch
     if (redirects.length > options.maxRedirects) {
       return fail(current.href, status, 'too-many-redirects', `more than ${options.maxRedirects} redirects`);
     }
-    if (options.robots && !(await options.robots.isAllowed(target.href, options.signal))) {
-      return fail(current.href, status, 'robots-denied', `redirect to ${target.href} disallowed by robots.txt`);
-    }
-    if (options.allowHop && !(await options.allowHop(target.href))) {
-      return fail(current.href, status, 'redirect-denied', `redirect to ${target.href} refused by the crawler`);
+    const refused = options.refuseHop?.(target.href);
+    if (refused !== undefined) return fail(current.href, status, 'redirect-denied', `redirect to ${target.href} refused: ${refused}`);
+    const hopRefusal = await robotsRefusal(target.href, options);
+    if (hopRefusal) {
+      const why = hopRefusal.outcome === 'robots-denied' ? ' disallowed by robots.txt' : `: ${hopRefusal.reason}`;
+      return fail(current.href, status, hopRefusal.outcome, `redirect to ${target.href}${why}`);
     }
     seen.add(withoutHash(target));
     current = target;
   }
+}
+
+/** Why robots.txt keeps `url` from being fetched (or its host gave no answer at all), or undefined. */
+async function robotsRefusal(url: string, options: FetchPageOptions): Promise<{ outcome: FetchOutcome; reason: string } | undefined> {
+  if (!options.robots) return undefined;
+  const access = await options.robots.access(url, options.signal);
+  if (access === 'allowed') return undefined;
+  if (access !== 'denied' && access.noAnswer) return { outcome: access.noAnswer.outcome, reason: access.noAnswer.message };
+  return { outcome: 'robots-denied', reason: 'disallowed by robots.txt' };
 }
 
 type Step = { kind: 'page'; ending: Ending } | { kind: 'redirect'; status: number; location: string | undefined };

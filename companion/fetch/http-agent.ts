@@ -5,6 +5,7 @@
  * `connectTimeoutMs` (in practice: one).
  */
 import { Agent, type Dispatcher } from 'undici';
+import { guardedConnector, type GuardOptions } from './address-guard.ts';
 
 const agents = new Map<number, Agent>();
 
@@ -27,8 +28,21 @@ export function sharedAgent(connectTimeoutMs: number): Dispatcher {
  * wall-clock deadline is what bounds a response.
  */
 export function createFetchAgent(connectTimeoutMs: number): Agent {
+  return agentWith({ timeout: connectTimeoutMs });
+}
+
+/**
+ * An Agent with the fetch layer's settings that connects only where `guard.rule` allows, every
+ * name resolved and checked at connect time (`address-guard.ts`). A crawl has its own, since its
+ * rule is made of its own seeds, and closes it when it ends.
+ */
+export function createGuardedAgent(guard: GuardOptions): Agent {
+  return agentWith(guardedConnector(guard));
+}
+
+function agentWith(connect: NonNullable<Agent.Options['connect']>): Agent {
   return new Agent({
-    connect: { timeout: connectTimeoutMs },
+    connect,
     keepAliveTimeout: KEEP_ALIVE_MS,
     keepAliveMaxTimeout: 60_000,
     // Never pipeline: one slow response must not hold the pages queued behind it.

@@ -26,6 +26,7 @@ import type { FetchOptions } from './fetch-options.ts';
 import { sharedAgent } from './http-agent.ts';
 import { REDIRECT_STATUSES, discardBody, dropBody, headerValue, sendGet, withDeadline } from './http-exchange.ts';
 import { BodyReader } from './response-body.ts';
+import type { NoAnswer, RobotsAccess } from './types.ts';
 
 /** Google reads the first 500 KiB of a robots.txt and ignores the rest. */
 export const ROBOTS_MAX_BYTES = 500 * 1024;
@@ -52,18 +53,7 @@ export type RobotsVerdict =
   | { kind: 'allow-all'; status: number; reason: string }
   | { kind: 'disallow-all'; status: number; reason: string; until: number; transient: boolean; noAnswer?: NoAnswer };
 
-/** The origin gave no HTTP answer at all: how its connection failed, as a page fetch records it. */
-export interface NoAnswer {
-  outcome: 'timeout' | 'network-error';
-  /** One line: `connection refused`, `host not found (DNS)`, … */
-  message: string;
-}
-
-/**
- * What robots.txt says of one URL: yes, no, or nothing because it was unreachable (until when,
- * why, whether asking again later may help, and whether the host gave no answer at all).
- */
-export type RobotsAccess = 'allowed' | 'denied' | { unreachableUntil: number; reason: string; transient: boolean; noAnswer?: NoAnswer };
+export type { RobotsAccess } from './types.ts';
 
 export class RobotsCache {
   private readonly entries = new Map<string, Promise<RobotsVerdict>>();

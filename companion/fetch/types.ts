@@ -7,7 +7,9 @@ import type { CharsetSource } from './charset.ts';
 
 export type FetchOutcome =
   | 'ok' | 'not-html' | 'binary' | 'too-large' | 'http-error' | 'robots-denied' | 'redirect-denied'
-  | 'redirect-loop' | 'too-many-redirects' | 'timeout' | 'network-error';
+  | 'redirect-loop' | 'too-many-redirects' | 'timeout' | 'network-error'
+  /** The address the host resolves to is one the crawl may not connect to (`address-guard.ts`). */
+  | 'address-denied';
 
 export interface FetchedPage {
   /** The URL asked for, as given. */
@@ -41,8 +43,24 @@ export interface FetchedPage {
   retryAfterMs?: number;
 }
 
+/** How a request that got no HTTP answer failed: timed out, a network error, or refused by the address guard. */
+export type NoAnswerOutcome = 'timeout' | 'network-error' | 'address-denied';
+
+/** The origin gave no HTTP answer at all: how its connection failed, as a page fetch records it. */
+export interface NoAnswer {
+  outcome: NoAnswerOutcome;
+  /** One line: `connection refused`, `host not found (DNS)`, … */
+  message: string;
+}
+
+/**
+ * What robots.txt says of one URL: yes, no, or nothing because it was unreachable (until when,
+ * why, whether asking again later may help, and whether the host gave no answer at all).
+ */
+export type RobotsAccess = 'allowed' | 'denied' | { unreachableUntil: number; reason: string; transient: boolean; noAnswer?: NoAnswer };
+
 /** A robots checker: RobotsCache fits; kept structural so tests and callers can pass their own. */
 export interface RobotsCheck {
   /** Rejects with `signal`'s reason when it aborts before the answer. */
-  isAllowed(url: string, signal?: AbortSignal): Promise<boolean>;
+  access(url: string, signal?: AbortSignal): Promise<RobotsAccess>;
 }

@@ -12,11 +12,14 @@ import Database from 'better-sqlite3';
 import type { LabeledLink } from '../../shared/model/types.ts';
 import { hostOf } from '../../shared/urls/normalize-url.ts';
 import { FrontierQueries, type ClaimDecision } from './frontier-queries.ts';
-import type { FrontierEntry, FrontierRow, LearnedLink, LinkText, PageRecord, PageStats, SettledPage, StoreCounts } from './records.ts';
+import { NOT_REQUESTED_OUTCOMES, type FrontierEntry, type FrontierRow, type LearnedLink, type LinkText, type PageRecord, type PageStats, type SettledPage, type StoreCounts } from './records.ts';
 import { applySchema } from './schema.ts';
 import { ensureDirectory } from '../platform/output-paths.ts';
 
 export const STORE_FILE = 'crawl.sqlite';
+
+/** `NOT_REQUESTED_OUTCOMES` as an SQL list, for the counts that leave those URLs out. */
+const NOT_REQUESTED = `(${NOT_REQUESTED_OUTCOMES.map((outcome) => `'${outcome}'`).join(', ')})`;
 
 export interface OpenStoreOptions {
   /** true: the directory must not hold a crawl yet; false: it must (resume). */
@@ -88,7 +91,7 @@ export class CrawlStore {
               @contentType, @outcome, @error, @relevance, @noindex, @attempts)`);
     this.#allPages = this.#db.prepare(`SELECT * FROM pages ORDER BY seq`);
     this.#pagesByHost = this.#db.prepare(
-      `SELECT host, count(*) AS n FROM pages WHERE outcome <> 'robots-denied' GROUP BY host`,
+      `SELECT host, count(*) AS n FROM pages WHERE outcome NOT IN ${NOT_REQUESTED} GROUP BY host`,
     );
     this.#getMeta = this.#db.prepare(`SELECT value FROM meta WHERE key = ?`);
     this.#setMeta = this.#db.prepare(
@@ -204,7 +207,7 @@ export class CrawlStore {
     for (const raw of this.#allPages.iterate() as IterableIterator<RawPageRow>) yield toPageRecord(raw);
   }
 
-  /** Pages actually requested per host (robots-denied ones excluded), for the per-host cap. */
+  /** Pages actually requested per host (`NOT_REQUESTED_OUTCOMES` excluded), for the per-host cap. */
   pageCountsByHost(): Map<string, number> {
     const counts = new Map<string, number>();
     for (const { host, n } of this.#pagesByHost.all() as { host: string; n: number }[]) counts.set(host, n);
@@ -216,9 +219,9 @@ export class CrawlStore {
     return this.#db
       .prepare(
         `SELECT
-           coalesce(sum(outcome <> 'robots-denied'), 0) AS fetched,
+           coalesce(sum(outcome NOT IN ${NOT_REQUESTED}), 0) AS fetched,
            coalesce(sum(outcome = 'robots-denied'), 0) AS robotsDenied,
-           coalesce(sum(outcome NOT IN ('ok', 'robots-denied')), 0) AS errors,
+           coalesce(sum(outcome <> 'ok' AND outcome NOT IN ${NOT_REQUESTED}), 0) AS errors,
            coalesce(sum(relevance IS NOT NULL), 0) AS judged,
            coalesce(sum(relevance >= ?), 0) AS relevant
          FROM pages`,
@@ -262,12 +265,12 @@ export class CrawlStore {
     return this.#frontier.lowerHost(host, by);
   }
 
-  /** Per host: pages requested (robots-denied excluded) and those judged at or above `threshold`. */
+  /** Per host: pages requested (`NOT_REQUESTED_OUTCOMES` excluded) and those judged at or above `threshold`. */
   judgedCountsByHost(threshold: number): Map<string, { fetched: number; onTopic: number }> {
     const rows = this.#db
       .prepare(
         `SELECT host, count(*) AS fetched, coalesce(sum(relevance >= ?), 0) AS onTopic
-           FROM pages WHERE outcome <> 'robots-denied' GROUP BY host`,
+           FROM pages WHERE outcome NOT IN ${NOT_REQUESTED} GROUP BY host`,
       )
       .all(threshold) as { host: string; fetched: number; onTopic: number }[];
     return new Map(rows.map(({ host, fetched, onTopic }) => [host, { fetched, onTopic }]));
@@ -282,7 +285,7 @@ export class CrawlStore {
       .prepare(
         `SELECT p.seq, p.url, p.final_url, p.parent, p.relevance, f.anchor, f.before_text, f.after_text
            FROM pages p LEFT JOIN frontier f ON f.url = p.url
-          WHERE p.seq > ? AND p.outcome <> 'robots-denied' ORDER BY p.seq`,
+          WHERE p.seq > ? AND p.outcome NOT IN ${NOT_REQUESTED} ORDER BY p.seq`,
       )
       .all(afterSeq) as { seq: number; url: string; final_url: string; parent: string | null; relevance: number | null; anchor: string | null; before_text: string | null; after_text: string | null }[];
     return rows.map((raw) => {

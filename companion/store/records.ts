@@ -62,6 +62,19 @@ export interface PageRecord {
   noindex?: boolean;
 }
 
+/**
+ * Outcomes of URLs recorded without any request made: robots.txt forbids them, or the crawl's
+ * address rule refused their host's address (`crawl/address-scope.ts`). Nothing was fetched, so
+ * they do not count as fetched pages: not toward maxPages, a host's cap or budget, nor online
+ * learning.
+ */
+export const NOT_REQUESTED_OUTCOMES: readonly string[] = ['robots-denied', 'address-denied'];
+
+/** Whether a recorded URL was requested (see `NOT_REQUESTED_OUTCOMES`). */
+export function wasRequested(outcome: string): boolean {
+  return !NOT_REQUESTED_OUTCOMES.includes(outcome);
+}
+
 /** Counts for progress and summaries. */
 export interface StoreCounts {
   queued: number;
@@ -74,7 +87,7 @@ export interface StoreCounts {
 
 /** Page totals over a whole crawl (see `CrawlStore.pageStats`). */
 export interface PageStats {
-  /** Pages requested: every outcome but robots-denied. */
+  /** Pages requested: every outcome but the `NOT_REQUESTED_OUTCOMES`. */
   fetched: number;
   robotsDenied: number;
   /** Requested pages whose outcome was not ok. */

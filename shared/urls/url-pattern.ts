@@ -49,6 +49,23 @@ export function compileUrlPatterns(patterns: readonly string[]): UrlMatcher {
   return (url) => matchesAny(url, matchers);
 }
 
+/**
+ * The host a pattern names, if it names one: a bare host name (which names its subdomains too),
+ * or a URL glob whose host part is written out, without `*` (port dropped). A glob with a `*`
+ * in its host (`*.example.org`, or a host that is `*` alone) names no host. Host names come back
+ * as the URL parser writes them (lower case, IDNA, an IPv6 address without brackets).
+ */
+export function namedHost(pattern: string): { host: string; subdomains: boolean } | undefined {
+  const trimmed = pattern.trim();
+  const bare = !/[*/:]/.test(trimmed);
+  const afterScheme = trimmed.includes('://') ? trimmed.slice(trimmed.indexOf('://') + 3) : trimmed;
+  const hostPart = bare ? trimmed : afterScheme.split('/', 1)[0]!;
+  if (hostPart === '' || hostPart.includes('*')) return undefined;
+  const hostname = parseUrl(`http://${hostPart}/`)?.hostname;
+  if (!hostname) return undefined;
+  return { host: hostname.replace(/^\[(.*)\]$/, '$1'), subdomains: bare };
+}
+
 function hostMatcher(host: string, pattern: string): UrlMatcher {
   // Through the URL parser, so the pattern's host is lower-cased and IDNA-encoded like the URLs'.
   const hostname = parseUrl(`http://${host}/`)?.hostname;

@@ -69,20 +69,24 @@ async function refreshList() {
 // so the header takes the unreachable rows out again; header, chart and table then count the
 // same pages, and the table shows the other rows as what they are.
 const UNREACHABLE = new Set(['network-error', 'timeout', 'error']);
-const isDenied = (page) => page.outcome === 'robots-denied';
+// robots-denied and address-denied rows were never requested (the crawler refused them itself: a
+// loopback or private address the crawl may not reach), and `fetched` leaves them out too.
+const DENIED = new Set(['robots-denied', 'address-denied']);
+const isDenied = (page) => DENIED.has(page.outcome);
 const isUnreachable = (page) => UNREACHABLE.has(page.outcome) && !page.status;
 const isFetchedPage = (page) => !isDenied(page) && !isUnreachable(page);
 
 function outcomeText(page) {
-  if (isDenied(page)) return 'robots-denied, not fetched';
+  if (isDenied(page)) return `${page.outcome}, not fetched`;
   if (isUnreachable(page)) return `unreachable (${page.outcome}), not fetched`;
   return page.status || page.outcome;
 }
 
 function notFetchedText() {
-  const denied = pages.filter(isDenied).length;
+  const denied = pages.filter((page) => page.outcome === 'robots-denied').length;
+  const addresses = pages.filter((page) => page.outcome === 'address-denied').length;
   const unreachable = pages.filter(isUnreachable).length;
-  return `${denied} robots-denied, ${unreachable} unreachable`;
+  return `${denied} robots-denied, ${unreachable} unreachable${addresses > 0 ? `, ${addresses} address-denied` : ''}`;
 }
 
 let shownInfo = null; // the last crawl info shown, shown again once its rows are loaded

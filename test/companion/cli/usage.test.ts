@@ -31,6 +31,16 @@ describe('linkscent: help and version', () => {
     for (const command of ['collect', 'train', 'eval', 'crawl', 'serve']) expect(result.stdout).toContain(`  ${command} `);
   });
 
+  it('crawl --help and collect --help state the address rule (issue 13: SSRF)', async () => {
+    for (const command of ['crawl', 'collect']) {
+      const result = await runCli([command, '--help']);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('Redirects obey --scope as links do.');
+      expect(result.stdout).toMatch(/loopback\n\(127\.0\.0\.0\/8, ::1\) and private ones .* only\nwhen a seed is on one of that kind or an --allow pattern names the host/);
+      expect(result.stdout).toContain('0.0.0.0 never');
+    }
+  });
+
   it("a command's --help lists its options with defaults, even beside a bad option", async () => {
     const result = await runCli(['crawl', '--bogus', '--help']);
     expect(result.code).toBe(0);

@@ -5,7 +5,7 @@
  */
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent } from 'undici';
+import type { LookupFunction } from '../../../companion/fetch/address-guard.ts';
 import { runCrawl } from '../../../companion/crawl/crawler.ts';
 import { createStrategy } from '../../../companion/crawl/strategies/index.ts';
 import { byName, startThreeSiteWeb, type ThreeSiteWeb } from '../support/three-site-web.ts';
@@ -17,10 +17,10 @@ beforeAll(async () => {
 });
 afterAll(() => web.close());
 
-/** An agent that resolves the web's names to their loopback addresses, recording each name asked. */
-function recordingAgent(asked: string[]): Agent {
+/** A resolver of the web's names to their loopback addresses, recording each name asked. */
+function recordingLookup(asked: string[]): LookupFunction {
   type Callback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-  const lookup = (hostname: string, options: LookupOptions, callback: Callback) => {
+  return (hostname: string, options: LookupOptions, callback: Callback) => {
     asked.push(hostname);
     const address = byName[hostname];
     if (address === undefined) {
@@ -32,12 +32,10 @@ function recordingAgent(asked: string[]): Agent {
     if (options.all) callback(null, [{ address, family: 4 }]);
     else callback(null, address, 4);
   };
-  return new Agent({ connect: { lookup: lookup as never } });
 }
 
 async function crawl(scope: 'any' | 'seed-hosts', deny: string[] = []): Promise<string[]> {
   const asked: string[] = [];
-  const agent = recordingAgent(asked);
   const { dir, cleanup } = tempDir();
   try {
     await runCrawl({
@@ -48,11 +46,10 @@ async function crawl(scope: 'any' | 'seed-hosts', deny: string[] = []): Promise<
       delayMs: 0,
       concurrency: 2,
       scope: { scope, allow: [], deny },
-      dispatcher: agent,
+      lookup: recordingLookup(asked),
       log: () => {},
     });
   } finally {
-    await agent.close();
     cleanup();
   }
   return [...new Set(asked)].sort();

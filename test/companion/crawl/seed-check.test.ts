@@ -6,7 +6,7 @@
  * (its network failure, status 0), which the dashboard shows as such, not as robots-denied.
  *
  * Real loopback servers: a port just closed (refused), a server that accepts and never speaks
- * (timed out), a site that answers.
+ * (timed out), a site that answers; a resolver stub for a name that does not resolve.
  */
 import { existsSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SeedsUnreachableError } from '../../../companion/crawl/crawl-errors.ts';
 import { runCrawl } from '../../../companion/crawl/crawler.ts';
 import { createStrategy } from '../../../companion/crawl/strategies/index.ts';
+import type { LookupFunction } from '../../../companion/fetch/address-guard.ts';
 import { startHostileServer, startScriptedSite, type HostileServer, type ScriptedSite } from '../support/hostile-server.ts';
 import { runCli } from '../support/run-cli.ts';
 import { readPages, tempDir } from './crawl-test-helpers.ts';
@@ -69,6 +70,13 @@ describe('a new crawl none of whose seeds can be reached', () => {
     await expect(crawl).rejects.toThrow(SeedsUnreachableError);
     await expect(crawl).rejects.toThrow(`every seed is unreachable: ${refusedA}/ (connection refused); ${silent} (response not complete within 500 ms)`);
     expect(existsSync(join(out, 'crawl.sqlite'))).toBe(false);
+  });
+
+  it('names a seed whose host name does not resolve', async () => {
+    // The one stand-in: a resolver that knows no name (a test cannot own DNS, nor leave loopback).
+    const nowhere: LookupFunction = (hostname, _options, callback) => callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '');
+    const crawl = runCrawl({ seeds: ['http://nowhere.test/', `${refusedA}/`], outDir: outDir(), maxPages: 5, strategy: createStrategy('bfs'), lookup: nowhere, log: () => {} });
+    await expect(crawl).rejects.toThrow(`every seed is unreachable: http://nowhere.test/ (host not found (DNS)); ${refusedA}/ (connection refused)`);
   });
 
   it('linkscent crawl: one line, exit 1, and the same command can be run again', async () => {

@@ -116,18 +116,18 @@ describe('fetchPage: redirects', () => {
     expect(page.finalUrl).toBe(`${server.origin}/site/a?from=relative`);
   });
 
-  it('asks allowHop about every hop and stops where it says no', async () => {
+  it('asks refuseHop about every hop and stops where it gives a reason', async () => {
     const asked: string[] = [];
     const page = await fetchPage(`${server.origin}/chain/3`, {
       ...options,
-      allowHop: async (url) => {
+      refuseHop: (url) => {
         asked.push(url);
-        return !url.endsWith('/chain/1');
+        return url.endsWith('/chain/1') ? 'out of the crawl\'s scope' : undefined;
       },
     });
     expect(asked).toEqual([`${server.origin}/chain/2`, `${server.origin}/chain/1`]);
     expect(page).toMatchObject({ outcome: 'redirect-denied', finalUrl: `${server.origin}/chain/2`, status: 301 });
-    expect(page.error).toContain('/chain/1');
+    expect(page.error).toBe(`redirect to ${server.origin}/chain/1 refused: out of the crawl's scope`);
   });
 
   it('refuses a redirect to a non-HTTP scheme, and a 3xx without Location', async () => {

@@ -1,0 +1,28 @@
+/**
+ * What a crawl may reach, made of its seeds and options once they are known (a resumed crawl's
+ * seeds are stored with it): the scope that decides which links and redirects are followed
+ * (`url-scope.ts`), the address rule that decides where requests may connect
+ * (`address-scope.ts`), and the fetcher that applies both.
+ */
+import { compileAddressScope } from './address-scope.ts';
+import type { CrawlOptions } from './crawl-options.ts';
+import { createFetcher, type ClosableFetcher } from './default-fetcher.ts';
+import { compileScope } from './url-scope.ts';
+
+export interface CrawlNetwork {
+  /** Which links may be queued and redirects followed; undefined: every one. */
+  inScope?: (url: string) => boolean;
+  fetcher: ClosableFetcher;
+}
+
+/** The network of a crawl of `seeds` (every seed, stored ones included). */
+export async function connectCrawl(options: CrawlOptions, seeds: readonly string[]): Promise<CrawlNetwork> {
+  const inScope = compileScope(options.scope, seeds);
+  const addresses = await compileAddressScope({
+    seeds,
+    allow: options.scope.allow,
+    ...(options.lookup ? { lookup: options.lookup } : {}),
+    ...(options.addressKind ? { addressKind: options.addressKind } : {}),
+  });
+  return { ...(inScope ? { inScope } : {}), fetcher: createFetcher(options, { ...(inScope ? { inScope } : {}), addresses }) };
+}
