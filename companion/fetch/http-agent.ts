@@ -1,8 +1,9 @@
 /**
- * The default dispatcher: one keep-alive undici Agent shared by every fetch in the process, so
- * pages of one host reuse their sockets instead of opening a connection each. undici fixes the
- * connect timeout when an Agent is built, so there is one shared Agent per distinct
- * `connectTimeoutMs` (in practice: one).
+ * The fetch layer's keep-alive undici Agents, so pages of one host reuse their sockets instead
+ * of opening a connection each. The default dispatcher is one Agent shared by every fetch in the
+ * process that brings none (`train --pages` fetching its pages); undici fixes the connect
+ * timeout when an Agent is built, so there is one shared Agent per distinct `connectTimeoutMs`
+ * (in practice: one). A crawl brings its own, guarded by its address rule (`createGuardedAgent`).
  */
 import { Agent, type Dispatcher } from 'undici';
 import { guardedConnector, type GuardOptions } from './address-guard.ts';

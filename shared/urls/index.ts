@@ -1,3 +1,3 @@
 /** URL helpers: normalisation of link URLs and user-given URL patterns. */
 export { hostOf, normalizeUrl, parseUrl, urlHost, type WhatwgUrl } from './normalize-url.ts';
-export { compileUrlPattern, compileUrlPatterns, matchesAny, type UrlMatcher } from './url-pattern.ts';
+export { compileUrlPattern, compileUrlPatterns, matchesAny, namedHost, type UrlMatcher } from './url-pattern.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileUrlPattern, compileUrlPatterns, matchesAny } from '../../../shared/urls/index.ts';
+import { compileUrlPattern, compileUrlPatterns, matchesAny, namedHost } from '../../../shared/urls/index.ts';
 
 function matches(pattern: string, url: string): boolean {
   return compileUrlPattern(pattern)(url);
@@ -94,5 +94,22 @@ describe('matchesAny and compileUrlPatterns', () => {
     const combined = compileUrlPatterns(['finance.sina.com.cn', 'money.163.com/*']);
     expect(combined('http://finance.sina.com.cn/a')).toBe(true);
     expect(combined('http://sports.sina.com.cn/a')).toBe(false);
+  });
+});
+
+describe('namedHost', () => {
+  it.each([
+    ['10.0.0.5', { host: '10.0.0.5', subdomains: true }],
+    ['Intranet.LAN', { host: 'intranet.lan', subdomains: true }],
+    ['http://intranet.lan:8080/docs/*', { host: 'intranet.lan', subdomains: false }],
+    ['intranet.lan/docs/*', { host: 'intranet.lan', subdomains: false }],
+    ['http://[::1]:8080/*', { host: '::1', subdomains: false }],
+    ['https://127.0.0.1', { host: '127.0.0.1', subdomains: false }],
+  ])('%s names %j', (pattern, named) => {
+    expect(namedHost(pattern)).toEqual(named);
+  });
+
+  it.each(['*', '*.example.org', '*://*/*', 'http://*:8080/*', ''])('%j names no host: a wildcard names nothing', (pattern) => {
+    expect(namedHost(pattern)).toBeUndefined();
   });
 });
