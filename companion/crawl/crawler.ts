@@ -162,14 +162,16 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
     if (failure !== undefined) throw failure;
     const progress = state.progress(true);
     options.onProgress?.(progress);
+    // Hosts set aside with URLs still queued (a host's last URL may have been settled meanwhile).
+    const leftAside = setAsideAtEnd ? setAsideHosts(setAsideAtEnd).filter((host) => host.queued > 0) : [];
     const stoppedBy: StopReason = options.signal?.aborted
       ? 'aborted'
       : state.fetched >= options.maxPages
         ? 'max-pages'
-        : setAsideAtEnd
+        : leftAside.length > 0
           ? 'hosts-unreachable'
           : 'frontier-empty';
-    const setAside = stoppedBy === 'hosts-unreachable' ? setAsideHosts(setAsideAtEnd!) : undefined;
+    const setAside = stoppedBy === 'hosts-unreachable' ? leftAside : undefined;
     if (setAside) options.log(setAsideLine(setAside));
     return {
       outDir: options.outDir,

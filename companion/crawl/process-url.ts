@@ -11,7 +11,7 @@ import { extractContexts } from '../../shared/contexts/extract-contexts.ts';
 import { segmentsFromHtml } from '../../shared/segments/from-html.ts';
 import type { PageSegments } from '../../shared/segments/types.ts';
 import { hostOf } from '../../shared/urls/normalize-url.ts';
-import type { FetchedPage } from '../fetch/types.ts';
+import type { FetchedPage, RobotsAccess } from '../fetch/types.ts';
 import type { CrawlStore } from '../store/crawl-store.ts';
 import type { FrontierEntry, FrontierRow, PageRecord } from '../store/records.ts';
 import { errorLine, reactionTo, SkipUrlError } from './crawl-errors.ts';
@@ -68,14 +68,7 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
         ctx.store.requeue(task.url);
         return;
       }
-      const asked = ctx.options.retry.retries + 1;
-      let error = access === 'denied' ? 'disallowed by robots.txt' : access.transient ? `${access.reason} (asked ${asked === 1 ? 'once' : `${asked} times`})` : access.reason;
-      // A host that gave no answer at all is unreachable, as a fetch of the page would have
-      // found: recorded with that failure (status 0), not as a robots.txt refusal. One the
-      // address rule refused was never asked anything: the rule's reason is the whole story.
-      const noAnswer = access === 'denied' ? undefined : access.noAnswer;
-      if (noAnswer?.outcome === 'address-denied') error = noAnswer.message;
-      if (!(await record(baseRecord(task, { outcome: noAnswer?.outcome ?? 'robots-denied', error }), []))) ctx.store.requeue(task.url);
+      if (!(await record(baseRecord(task, notAllowed(access, ctx.options.retry.retries + 1)), []))) ctx.store.requeue(task.url);
       return;
     }
     const attempted = await fetchWithRetries(ctx.fetcher, task.url, row.host, ctx.options.retry, signal);
@@ -118,6 +111,20 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
       });
     }
   }
+}
+
+/**
+ * The outcome and error of a URL robots.txt did not let through, after `asked` questions. A host
+ * that gave no answer at all is unreachable, as a fetch of the page would have found: recorded
+ * with that failure (status 0), not as a robots.txt refusal. One the address rule refused was
+ * never asked anything: the rule's reason is the whole story.
+ */
+function notAllowed(access: Exclude<RobotsAccess, 'allowed'>, asked: number): Pick<PageRecord, 'outcome' | 'error'> {
+  if (access === 'denied') return { outcome: 'robots-denied', error: 'disallowed by robots.txt' };
+  const { noAnswer } = access;
+  if (noAnswer?.outcome === 'address-denied') return { outcome: noAnswer.outcome, error: noAnswer.message };
+  const error = access.transient ? `${access.reason} (asked ${asked === 1 ? 'once' : `${asked} times`})` : access.reason;
+  return { outcome: noAnswer?.outcome ?? 'robots-denied', error };
 }
 
 /** Parses an HTML page, scores its links, judges it; a non-HTML outcome is recorded as is. */
