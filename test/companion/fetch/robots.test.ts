@@ -111,6 +111,27 @@ describe('RobotsCache fetching', () => {
     const robots = cache();
     expect(await robots.isAllowed(`${refusedOrigin}/`)).toBe(false);
     expect(await robots.verdict(refusedOrigin)).toMatchObject({ kind: 'disallow-all', status: 0, reason: 'robots.txt unreachable: connection refused', transient: true });
+    // No answer at all: the host is unreachable, which a crawl records as such, not as a refusal.
+    expect(await robots.access(`${refusedOrigin}/`)).toMatchObject({ noAnswer: { outcome: 'network-error', message: 'connection refused' } });
+  });
+
+  it('says nothing of no answer when the host answered, if only with an error', async () => {
+    const server = await serve('server-error');
+    const access = await cache().access(`${server.origin}/`);
+    expect(access).toMatchObject({ reason: 'robots.txt answered HTTP 500', transient: true });
+    expect(access).not.toHaveProperty('noAnswer');
+  });
+
+  it('stops a caller\'s wait when its signal aborts; close() ends the fetch itself', async () => {
+    const server = await serve();
+    const robots = cache();
+    const controller = new AbortController();
+    // silentHost accepts and never answers: robots.txt stays in flight.
+    const asking = robots.access(`http://${server.silentHost}/page`, controller.signal);
+    controller.abort(new Error('stopped'));
+    await expect(asking).rejects.toThrow('stopped');
+    robots.close();
+    expect(await robots.access(`http://${server.silentHost}/page`)).toMatchObject({ reason: 'robots.txt unreachable: request aborted' });
   });
 
   it('marks an unresolvable host name as not transient: no point asking it again soon', async () => {
