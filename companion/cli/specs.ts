@@ -15,6 +15,8 @@ import { DEFAULT_R2 } from '../crawl/strategies/nb-strategy.ts';
 import { DEFAULT_SCOPE } from '../crawl/url-scope.ts';
 import { DEFAULT_GAMMA } from '../../shared/model/level-classifier.ts';
 import { DEFAULT_RETRY_POLICY, MAX_RETRIES } from '../fetch/retry-policy.ts';
+import { TEXT_CAP, TITLE_CAP } from '../crawl/page-text-record.ts';
+import { DEFAULT_WARC_FILE_BYTES } from '../warc/warc-defaults.ts';
 import type { CommandSpec } from './args.ts';
 
 export const DEFAULT_TOPIC = 'default';
@@ -131,7 +133,7 @@ export const crawlSpec: CommandSpec = {
   name: 'crawl',
   summary: 'run a focused crawl in priority order',
   usage: [
-    'crawl <seed-url>... [--model model.json] [--strategy nb|bfs|best-first] --max-pages N --out DIR [--concurrency C] [--per-host-concurrency H] [--delay-ms D] [--retries N] [--resume]',
+    'crawl <seed-url>... [--model model.json] [--strategy nb|bfs|best-first] --max-pages N --out DIR [--concurrency C] [--per-host-concurrency H] [--delay-ms D] [--retries N] [--resume] [--warc] [--store-text]',
   ],
   positionals: { name: '<seed-url>', min: 0 },
   options: {
@@ -160,6 +162,9 @@ export const crawlSpec: CommandSpec = {
     'no-explore': { type: 'boolean', description: 'nb: keep every link at its value, whatever the page it is on' },
     'no-online': { type: 'boolean', description: 'nb: no learning during the crawl' },
     'no-host-budget': { type: 'boolean', description: 'nb: no host budget' },
+    warc: { type: 'boolean', description: 'Write WARC 1.1 files to DIR/warc/: each page\'s request, response (bytes as received) and metadata (score, relevance, outcome) records, gzip per record' },
+    'warc-max-bytes': { type: 'string', value: 'N', description: '--warc: start a new file before one would pass N bytes', default: String(DEFAULT_WARC_FILE_BYTES) },
+    'store-text': { type: 'boolean', description: `Keep each page's title and main text in the crawl store, for linkscent export (title cut at ${TITLE_CAP} characters, text at ${TEXT_CAP.toLocaleString('en')})` },
   },
   notes: [
     'nb orders links by the expected reward of following them, P(+) + (1 − P(+))·Σ_d P(level d | d ≥ 1)·γ^d:\n' +

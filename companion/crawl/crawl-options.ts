@@ -89,6 +89,16 @@ export interface CrawlOptions {
    * re-scoring the best `rescoreTop` queued URLs; the strategy must define `rescore`. Default none.
    */
   online?: { models: OnlineModels; every: number; rescoreTop: number; topic: string };
+  /**
+   * WARC output (`warc/warc-writer.ts`): every page's request, response and metadata records in
+   * `DIR/warc/`, a new file before one would pass `maxFileBytes`; null for none. Default null.
+   */
+  warc: { maxFileBytes: number } | null;
+  /**
+   * Keep each HTML page's title and main text in the store (`page-text-record.ts`, capped), for
+   * `linkscent export` and the dashboard. Default false.
+   */
+  storeText: boolean;
   /** The HTTP dispatcher for pages and robots.txt (tests pass one with their own DNS). Default: the shared keep-alive agent. */
   dispatcher?: Dispatcher;
   /** One-line reports (an invalid seed, a resume warning). Default: a line on stderr. */
@@ -116,6 +126,8 @@ export const CRAWL_DEFAULTS = Object.freeze({
   relevanceThreshold: TOPIC_DEFAULTS.threshold,
   hostBudget: null,
   scope: { scope: DEFAULT_SCOPE, allow: [], deny: [] } as ScopeRules,
+  warc: null as { maxFileBytes: number } | null,
+  storeText: false,
   log: (line: string) => void process.stderr.write(`${line}\n`),
 });
 
@@ -164,6 +176,11 @@ export function validateCrawlOptions(input: CrawlOptionsInput): CrawlOptions {
   }
   if (!Array.isArray(options.hooks)) throw new CrawlOptionsError('hooks must be a list of hook sets');
   if (options.hostBudget !== null) wholeNumber('hostBudget', options.hostBudget, 1);
+  if (options.warc !== null) {
+    if (typeof options.warc !== 'object') throw new CrawlOptionsError('warc must be { maxFileBytes } or null');
+    wholeNumber('warc.maxFileBytes', options.warc.maxFileBytes, 1);
+  }
+  if (typeof options.storeText !== 'boolean') throw new CrawlOptionsError(`storeText must be true or false, got ${String(options.storeText)}`);
   if (options.online !== undefined) {
     wholeNumber('online.every', options.online.every, 1);
     wholeNumber('online.rescoreTop', options.online.rescoreTop, 0);

@@ -15,20 +15,22 @@
  *      → pageStored hooks → progress
  * A page's failure is recorded on its row and the crawl goes on (`crawl-errors.ts` decides).
  */
-import type { CrawlOptionsInput } from './crawl-options.ts';
+import type { CrawlOptions, CrawlOptionsInput } from './crawl-options.ts';
+import type { CrawlStore } from '../store/crawl-store.ts';
 import { validateCrawlOptions } from './crawl-options.ts';
 import { openSession } from './crawl-session.ts';
 import { CrawlState } from './crawl-state.ts';
 import { createFetcher } from './default-fetcher.ts';
 import { PAGES_FILE } from './pages-jsonl.ts';
 import { processUrl, type UrlContext } from './process-url.ts';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { hostOf } from '../../shared/urls/normalize-url.ts';
 import { STORE_FILE } from '../store/crawl-store.ts';
 import { HostBudget } from './host-budget.ts';
 import { OnlineLearner } from './online-learning.ts';
 import { compileScope } from './url-scope.ts';
 import { DEFAULT_CLAIM_WINDOW } from './strategies/crawl-strategy.ts';
+import { WarcWriter } from '../warc/warc-writer.ts';
 
 /** Resolves after `ms`, or at once when `signal` aborts (the loop then sees the abort). */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -81,6 +83,15 @@ export async function runCrawl(input: CrawlOptionsInput): Promise<CrawlSummary> 
     ? new OnlineLearner(store, options.strategy, options.online.models, { ...options.online, relevanceThreshold: options.relevanceThreshold }, hostPenalty)
     : undefined;
   const inScope = compileScope(options.scope, session.seeds);
+  let warc: WarcWriter | undefined;
+  try {
+    warc = options.warc ? openWarc(options, session.seeds, store) : undefined;
+  } catch (error) {
+    await fetcher.close();
+    jsonl.close();
+    store.close();
+    throw error;
+  }
   const ctx: UrlContext = {
     options,
     inScope,
@@ -88,6 +99,7 @@ export async function runCrawl(input: CrawlOptionsInput): Promise<CrawlSummary> 
     jsonl,
     state,
     fetcher,
+    warc,
     hostPenalty,
     recorded(record) {
       if (record.outcome === 'robots-denied') return;
@@ -160,8 +172,30 @@ export async function runCrawl(input: CrawlOptionsInput): Promise<CrawlSummary> 
     };
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
+    await warc?.close();
     await fetcher.close();
     jsonl.close();
     store.close();
   }
+}
+
+/** The crawl's WARC output, trimmed to what the store holds (a killed run's tail goes). */
+function openWarc(options: CrawlOptions, seeds: readonly string[], store: CrawlStore): WarcWriter {
+  const shown = seeds.slice(0, 10).map((seed) => seed.slice(0, 2000));
+  return WarcWriter.open(
+    {
+      outDir: options.outDir,
+      maxFileBytes: options.warc!.maxFileBytes,
+      info: {
+        software: 'LinkScent companion (focused crawler)',
+        format: 'WARC File Format 1.1',
+        conformsTo: 'https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/',
+        'http-header-user-agent': options.fetch.userAgent,
+        robots: 'obey',
+        isPartOf: basename(options.outDir),
+        description: `LinkScent ${options.strategy.name} crawl from ${shown.join(' ')}${seeds.length > shown.length ? ` and ${seeds.length - shown.length} more seeds` : ''}`,
+      },
+    },
+    store.extras.warcExtents(),
+  );
 }

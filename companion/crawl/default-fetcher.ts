@@ -30,7 +30,8 @@ export function createFetcher(options: CrawlOptions): ClosableFetcher {
       return scheduler.acquire(host, crawlDelayMs, signal);
     },
     backOff: (host, delayMs) => scheduler.backOff(host, delayMs),
-    fetch: (url, signal) => fetchPage(url, { ...options.fetch, allowHop, signal, robots }, options.dispatcher),
+    // The exchange as on the wire only for a crawl that writes it to WARC files.
+    fetch: (url, signal) => fetchPage(url, { ...options.fetch, allowHop, signal, robots, keepRaw: options.warc !== null }, options.dispatcher),
     async close() {
       // Clears the scheduler's timers. The shared keep-alive Agent outlives one crawl (the
       // service runs several), so it stays open.

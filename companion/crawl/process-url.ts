@@ -9,7 +9,9 @@ import type { PageSegments } from '../../shared/segments/types.ts';
 import { hostOf } from '../../shared/urls/normalize-url.ts';
 import type { FetchedPage } from '../fetch/types.ts';
 import type { CrawlStore } from '../store/crawl-store.ts';
-import type { FrontierEntry, FrontierRow, PageRecord } from '../store/records.ts';
+import type { FrontierEntry, FrontierRow, PageExtras, PageRecord, StoredText } from '../store/records.ts';
+import { serializePage } from '../warc/warc-records.ts';
+import type { WarcWriter } from '../warc/warc-writer.ts';
 import { errorLine, reactionTo, SkipUrlError } from './crawl-errors.ts';
 import { runHooks, type UrlTask } from './crawl-hooks.ts';
 import type { CrawlOptions } from './crawl-options.ts';
@@ -18,6 +20,7 @@ import { fetchWithRetries } from './fetch-with-retries.ts';
 import { followLinks } from './follow-links.ts';
 import type { PagesJsonl } from './pages-jsonl.ts';
 import { judgePage } from './page-judgement.ts';
+import { storedText } from './page-text-record.ts';
 import type { CrawlFetcher } from './types.ts';
 
 export interface UrlContext {
@@ -26,6 +29,8 @@ export interface UrlContext {
   jsonl: PagesJsonl;
   state: CrawlState;
   fetcher: CrawlFetcher;
+  /** The crawl's WARC files, when it writes them (`crawl --warc`). */
+  warc?: WarcWriter;
   /** Which links may be queued (`url-scope.ts`); undefined: every one. */
   inScope?: (url: string) => boolean;
   /** How far below its score a URL of the host is queued (`host-budget.ts`; 0 without one). */
@@ -38,6 +43,7 @@ export interface UrlContext {
 export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<void> {
   const task: UrlTask = { url: row.url, depth: row.depth, score: row.score, parent: row.parent };
   if (row.context) task.context = row.context;
+  if (row.claimRank !== undefined) task.rank = row.claimRank;
   let fetched: FetchedPage | undefined;
   let attempts = 1;
   let recorded = false;
@@ -66,8 +72,8 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
       return;
     }
     await runHooks(ctx.options.hooks, 'afterFetch', fetched, task);
-    const { record, children } = await parseAndScore(ctx, task, fetched, attempts);
-    const stored = commit(ctx, record, children);
+    const { record, children, text } = await parseAndScore(ctx, task, fetched, attempts);
+    const stored = await commitFetched(ctx, record, children, fetched, text);
     recorded = true;
     await runHooks(ctx.options.hooks, 'pageStored', stored);
   } catch (error) {
@@ -88,7 +94,7 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
       ctx.store.drop(task.url, (error as Error).message);
     } else {
       const record = fetched ? fetchedRecord(task, fetched, attempts) : baseRecord(task, {});
-      const stored = commit(ctx, { ...record, outcome: 'error', error: errorLine(error) }, []);
+      const stored = await commitFetched(ctx, { ...record, outcome: 'error', error: errorLine(error) }, [], undefined, undefined);
       await runHooks(ctx.options.hooks, 'pageStored', stored).catch((hookError: unknown) => {
         if (reactionTo(hookError) === 'stop-crawl') throw hookError;
         ctx.options.log(`crawl: a pageStored hook failed for ${task.url}: ${errorLine(hookError)}`);
@@ -103,7 +109,7 @@ async function parseAndScore(
   task: UrlTask,
   fetched: FetchedPage,
   attempts: number,
-): Promise<{ record: PageRecord; children: FrontierEntry[] }> {
+): Promise<{ record: PageRecord; children: FrontierEntry[]; text?: StoredText }> {
   const record = fetchedRecord(task, fetched, attempts);
   if (fetched.outcome !== 'ok' || fetched.html === undefined) return { record, children: [] };
 
@@ -130,12 +136,31 @@ async function parseAndScore(
   });
   await runHooks(options.hooks, 'linksScored', { ...parsed, scores, followed });
   if (page.robots.noindex) record.noindex = true;
-  return { record, children };
+  return { record, children, ...(options.storeText ? { text: storedText(page) } : {}) };
+}
+
+/**
+ * A fetched page's commit: with WARC output, its records are written first and the transaction
+ * runs once they are on disk (`warc-writer.ts`); the exchange is kept for a page read in full,
+ * any other page gets its metadata record alone.
+ */
+async function commitFetched(ctx: UrlContext, record: PageRecord, children: FrontierEntry[], fetched: FetchedPage | undefined, text: StoredText | undefined): Promise<PageRecord> {
+  const extras: PageExtras = text ? { text } : {};
+  if (!ctx.warc) return commit(ctx, record, children, extras);
+  const serialized = await serializePage(withRankLast(record), record.outcome === 'ok' ? fetched?.raw : undefined);
+  return ctx.warc.append(serialized, (warc) => commit(ctx, record, children, { ...extras, warc }));
+}
+
+/** The record with `rank` as its last key, as the store gives it back (pages.jsonl lines alike). */
+function withRankLast(record: PageRecord): PageRecord {
+  if (record.rank === undefined) return record;
+  const { rank, ...rest } = record;
+  return { ...rest, rank };
 }
 
 /** The page's transaction, then its line and the counters. The pageStored hooks come after. */
-function commit(ctx: UrlContext, record: PageRecord, children: FrontierEntry[]): PageRecord {
-  const stored = ctx.store.recordPage(record, children);
+function commit(ctx: UrlContext, record: PageRecord, children: FrontierEntry[], extras: PageExtras = {}): PageRecord {
+  const stored = ctx.store.recordPage(withRankLast(record), children, Date.now(), extras);
   ctx.jsonl.append(stored);
   ctx.state.settled(stored, hostOf(stored.url));
   ctx.recorded?.(stored);
@@ -151,6 +176,7 @@ function baseRecord(task: UrlTask, extra: Partial<PageRecord>): PageRecord {
     depth: task.depth,
     parent: task.parent,
     score: task.score,
+    ...(task.rank !== undefined ? { rank: task.rank } : {}),
     fetchedAt: new Date().toISOString(),
     bytes: 0,
     contentType: '',
