@@ -37,6 +37,13 @@ export interface CrawlRequest {
   scope?: CrawlScope;
   /** The older form of `scope`, still accepted: true = 'seed-hosts', false = 'any'. */
   sameSite?: boolean;
+  /**
+   * Write WARC 1.1 files (request, response and metadata records of every page) into the crawl's
+   * directory, `warc/`. Default false.
+   */
+  warc?: boolean;
+  /** Keep each page's title and main text (`GET /api/crawls/:id/text`, `linkscent export`). Default false. */
+  storeText?: boolean;
 }
 
 export type CrawlScope = 'any' | 'seed-hosts' | 'seed-domains';
@@ -104,6 +111,15 @@ export interface ModelUpload {
 
 /** One line of a crawl's `pages.jsonl`, passed on as it came. */
 export type PageLine = Record<string, unknown>;
+
+/** `GET /api/crawls/:id/text?url=U`: the text a crawl with `storeText` kept of a page. */
+export interface PageTextReply {
+  url: string;
+  title: string;
+  text: string;
+  /** True when the title or the text was cut at its cap. */
+  truncated: boolean;
+}
 
 /** `GET /api/crawls/:id/pages`. */
 export interface PagesReply {
