@@ -193,5 +193,21 @@ export const serveSpec: CommandSpec = {
   ],
 };
 
-export type CommandName = 'collect' | 'train' | 'eval' | 'crawl' | 'serve';
-export const COMMANDS: readonly (CommandSpec & { name: CommandName })[] = [collectSpec, trainSpec, evalSpec, crawlSpec, serveSpec] as (CommandSpec & { name: CommandName })[];
+export const exportSpec: CommandSpec = {
+  name: 'export',
+  summary: 'export the page texts a crawl kept (crawl --store-text) as a corpus',
+  usage: ['export <crawl-dir> --format jsonl|warc [--out FILE]'],
+  positionals: { name: '<crawl-dir>', min: 1, max: 1 },
+  options: {
+    format: { type: 'string', value: 'jsonl|warc', description: 'jsonl: one line per page {url, title, text, score, relevance, fetchedAt}; warc: WARC conversion records of the text', default: 'jsonl' },
+    out: { type: 'string', value: 'FILE', description: 'File to write (replaced when complete); required for warc', defaultText: 'stdout' },
+  },
+  notes: [
+    'One record per page whose text was kept (HTML pages read in full), in fetch order. The warc\n' +
+      "format holds the extracted text (as Common Crawl's WET files), not the pages' bytes: a crawl\n" +
+      'run with --warc has those in DIR/warc/, and each exported record refers to its response record.',
+  ],
+};
+
+export type CommandName = 'collect' | 'train' | 'eval' | 'crawl' | 'serve' | 'export';
+export const COMMANDS: readonly (CommandSpec & { name: CommandName })[] = [collectSpec, trainSpec, evalSpec, crawlSpec, serveSpec, exportSpec] as (CommandSpec & { name: CommandName })[];
