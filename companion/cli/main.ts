@@ -30,6 +30,7 @@ const LOADERS: Record<CommandName, () => Promise<CommandModule>> = {
   crawl: () => import('./commands/crawl.ts'),
   serve: () => import('./commands/serve.ts'),
   export: () => import('./commands/export.ts'),
+  why: () => import('./commands/why.ts'),
 };
 
 function version(): string {

@@ -209,5 +209,24 @@ export const exportSpec: CommandSpec = {
   ],
 };
 
-export type CommandName = 'collect' | 'train' | 'eval' | 'crawl' | 'serve' | 'export';
-export const COMMANDS: readonly (CommandSpec & { name: CommandName })[] = [collectSpec, trainSpec, evalSpec, crawlSpec, serveSpec, exportSpec] as (CommandSpec & { name: CommandName })[];
+export const whySpec: CommandSpec = {
+  name: 'why',
+  summary: 'explain why a URL of a crawl was fetched when it was: its best link, its score taken apart, its rank',
+  usage: ['why <url> --out DIR [--model model.json] [--model-topic NAME] [--json]'],
+  positionals: { name: '<url>', min: 1, max: 1 },
+  options: {
+    out: { type: 'string', value: 'DIR', description: 'The crawl directory; required' },
+    model: { type: 'string', value: 'model.json', description: 'nb: the model file to score with', defaultText: 'the one the crawl used' },
+    'model-topic': { type: 'string', value: 'NAME', description: 'Topic to use when --model holds several' },
+    json: { type: 'boolean', description: 'Print the explanation as JSON (what the service\'s GET /api/crawls/:id/why gives)' },
+  },
+  notes: [
+    'The link is the one that gave the URL its best score (its page, anchor and context); the rank is\n' +
+      'its place in the queue when a worker claimed it. For an nb crawl the score is taken apart by\n' +
+      "scoring that link again with the crawl's model and what it learned online: P(+), the future\n" +
+      'value, the value v and the features that weighed most. docs/focused-crawl.md has the formulas.',
+  ],
+};
+
+export type CommandName = 'collect' | 'train' | 'eval' | 'crawl' | 'serve' | 'export' | 'why';
+export const COMMANDS: readonly (CommandSpec & { name: CommandName })[] = [collectSpec, trainSpec, evalSpec, crawlSpec, serveSpec, exportSpec, whySpec] as (CommandSpec & { name: CommandName })[];

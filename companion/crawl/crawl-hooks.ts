@@ -31,6 +31,8 @@ export interface UrlTask {
   context?: LinkText;
   /** Its place in the frontier's order when claimed (1 = the best queued URL). */
   rank?: number;
+  /** The strategy's log-odds for the link that led here, when claimed (nb). */
+  logOdds?: number;
 }
 
 export interface ParsedPage {

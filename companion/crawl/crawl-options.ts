@@ -99,6 +99,12 @@ export interface CrawlOptions {
    * `linkscent export` and the dashboard. Default false.
    */
   storeText: boolean;
+  /**
+   * What the strategy's scores come from (the model file, its parts' settings), stored with the
+   * crawl at every run's start (meta `scoring`) so `linkscent why` can score a URL again as the
+   * crawl did; plain JSON. Default none.
+   */
+  scoring?: Record<string, unknown>;
   /** The HTTP dispatcher for pages and robots.txt (tests pass one with their own DNS). Default: the shared keep-alive agent. */
   dispatcher?: Dispatcher;
   /** One-line reports (an invalid seed, a resume warning). Default: a line on stderr. */
@@ -144,6 +150,7 @@ const KNOWN = new Set<string>([
   'pageJudge',
   'onTopicUrl',
   'online',
+  'scoring',
   'dispatcher',
 ]);
 

@@ -55,6 +55,8 @@ export function openSession(options: CrawlOptions): CrawlSession {
   const store = CrawlStore.open(options.outDir, { create: !options.resume });
   try {
     const requeued = options.resume ? resumeStore(store, options, seeds) : initStore(store, options, seeds);
+    // This run's model and settings, for `linkscent why` (a resume may bring another model).
+    if (options.scoring !== undefined) store.setMeta('scoring', options.scoring);
     const jsonl = PagesJsonl.rebuild(options.outDir, store);
     const allSeeds = store.getMeta<CrawlMeta>('crawl')?.seeds ?? seeds;
     return { store, jsonl, resumed: options.resume, requeued, seeds: allSeeds };

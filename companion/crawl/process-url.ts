@@ -44,6 +44,8 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
   const task: UrlTask = { url: row.url, depth: row.depth, score: row.score, parent: row.parent };
   if (row.context) task.context = row.context;
   if (row.claimRank !== undefined) task.rank = row.claimRank;
+  const logOdds = row.context && row.parent !== null ? ctx.options.strategy.linkLogOdds?.({ url: row.url, pageUrl: row.parent, ...row.context }) : undefined;
+  if (logOdds !== undefined && Number.isFinite(logOdds)) task.logOdds = logOdds;
   let fetched: FetchedPage | undefined;
   let attempts = 1;
   let recorded = false;
@@ -131,7 +133,9 @@ async function parseAndScore(
     hostOpen: (host) => state.hostOpen(host),
     hostPenalty: ctx.hostPenalty,
     strategyName: options.strategy.name,
-    keepContexts: options.strategy.rescore !== undefined,
+    // Every strategy keeps them: a re-scoring strategy scores from them, and `linkscent why`
+    // shows any crawl's best link into a URL.
+    keepContexts: true,
     onTopic,
   });
   await runHooks(options.hooks, 'linksScored', { ...parsed, scores, followed });
@@ -151,11 +155,11 @@ async function commitFetched(ctx: UrlContext, record: PageRecord, children: Fron
   return ctx.warc.append(serialized, (warc) => commit(ctx, record, children, { ...extras, warc }));
 }
 
-/** The record with `rank` as its last key, as the store gives it back (pages.jsonl lines alike). */
+/** The record with `rank` and `logOdds` as its last keys, as the store gives it back (pages.jsonl lines alike). */
 function withRankLast(record: PageRecord): PageRecord {
-  if (record.rank === undefined) return record;
-  const { rank, ...rest } = record;
-  return { ...rest, rank };
+  if (record.rank === undefined && record.logOdds === undefined) return record;
+  const { rank, logOdds, ...rest } = record;
+  return { ...rest, ...(rank !== undefined ? { rank } : {}), ...(logOdds !== undefined ? { logOdds } : {}) };
 }
 
 /** The page's transaction, then its line and the counters. The pageStored hooks come after. */
@@ -177,6 +181,7 @@ function baseRecord(task: UrlTask, extra: Partial<PageRecord>): PageRecord {
     parent: task.parent,
     score: task.score,
     ...(task.rank !== undefined ? { rank: task.rank } : {}),
+    ...(task.logOdds !== undefined ? { logOdds: task.logOdds } : {}),
     fetchedAt: new Date().toISOString(),
     bytes: 0,
     contentType: '',

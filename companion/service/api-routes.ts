@@ -8,7 +8,7 @@ import type { CrawlManager } from './crawl-manager.ts';
 import { checkCrawlRequest } from './crawl-request.ts';
 import { COMMON_HEADERS, HttpError, readBody, readJson, sendBody, sendJson } from './http-io.ts';
 import type { ModelRegistry } from './model-registry.ts';
-import { pageTextOf } from './crawl-inspect.ts';
+import { pageTextOf, whyOf } from './crawl-inspect.ts';
 import { readPageLines } from './page-lines.ts';
 import { streamCrawlEvents } from './sse.ts';
 
@@ -105,6 +105,11 @@ const ROUTES: Route[] = [
     method: 'GET',
     pattern: new RegExp(`^/api/crawls/${ID}/text$`),
     handler: (ctx, _q, res, [id], url) => sendJson(res, 200, pageTextOf(ctx.crawls.dir(id!), queryUrl(url))),
+  },
+  {
+    method: 'GET',
+    pattern: new RegExp(`^/api/crawls/${ID}/why$`),
+    handler: async (ctx, _q, res, [id], url) => sendJson(res, 200, await whyOf(ctx.crawls.dir(id!), queryUrl(url), () => ctx.crawls.tokenizer())),
   },
   {
     method: 'GET',

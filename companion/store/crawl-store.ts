@@ -46,9 +46,9 @@ export class CrawlStore {
     this.#frontier = new FrontierQueries(this.#db);
     this.#insertPage = this.#db.prepare(`
       INSERT INTO pages (url, final_url, host, status, depth, parent, score, fetched_at, bytes,
-                         content_type, outcome, error, relevance, noindex, attempts, claim_rank)
+                         content_type, outcome, error, relevance, noindex, attempts, claim_rank, log_odds)
       VALUES (@url, @finalUrl, @host, @status, @depth, @parent, @score, @fetchedAt, @bytes,
-              @contentType, @outcome, @error, @relevance, @noindex, @attempts, @rank)`);
+              @contentType, @outcome, @error, @relevance, @noindex, @attempts, @rank, @logOdds)`);
     this.extras = new PageExtrasQueries(this.#db, (url) => this.page(url)?.seq);
     this.#allPages = this.#db.prepare(`SELECT * FROM pages ORDER BY seq`);
     this.#pagesByHost = this.#db.prepare(
@@ -77,6 +77,7 @@ export class CrawlStore {
           noindex: page.noindex ? 1 : 0,
           attempts: page.attempts ?? 1,
           rank: page.rank ?? null,
+          logOdds: page.logOdds ?? null,
         });
         const seq = Number(lastInsertRowid);
         this.extras.insert(seq, extras);

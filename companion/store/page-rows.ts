@@ -21,6 +21,7 @@ export interface RawPageRow {
   noindex: number;
   attempts: number;
   claim_rank: number | null;
+  log_odds: number | null;
 }
 
 /** A page row as the JSON line of pages.jsonl: optional fields only when they say something. */
@@ -43,5 +44,6 @@ export function toPageRecord(raw: RawPageRow): PageRecord {
   if (raw.relevance !== null) record.relevance = raw.relevance;
   if (raw.noindex) record.noindex = true;
   if (raw.claim_rank !== null) record.rank = raw.claim_rank;
+  if (raw.log_odds !== null && raw.log_odds !== undefined) record.logOdds = raw.log_odds;
   return record;
 }

@@ -67,6 +67,12 @@ export interface PageRecord {
    * above it then (passed over for a busy host, or set aside). Absent in crawls made before it.
    */
   rank?: number;
+  /**
+   * The link classifier's log-odds, log P(+|x) − log P(−|x), for the link that led to the page,
+   * when it was claimed (nb): how strongly the model favoured it, where the score itself can be 1
+   * for every link the topic's patterns match. Absent for seeds and other strategies.
+   */
+  logOdds?: number;
 }
 
 /** A page's extracted text as stored (`crawl --store-text`), cut at its caps. */

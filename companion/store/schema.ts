@@ -158,6 +158,9 @@ const ADDED_COLUMNS: readonly { table: string; column: string; definition: strin
   // on the frontier row from the claim and on the page's row once recorded (`linkscent why`).
   { table: 'frontier', column: 'claim_rank', definition: 'INTEGER' },
   { table: 'pages', column: 'claim_rank', definition: 'INTEGER' },
+  // The model's log-odds for the link that led to the page, when claimed (nb): the dashboard's
+  // readable figure where every kept link's value is 1 (links the topic's patterns match).
+  { table: 'pages', column: 'log_odds', definition: 'REAL' },
 ];
 
 function addMissingColumns(db: Database.Database): void {

@@ -75,6 +75,7 @@ export function pageFields(record: PageRecord): [string, string][] {
     ['score', record.score],
     ['relevance', record.relevance],
     ['rank', record.rank],
+    ['log-odds', record.logOdds],
     ['depth', record.depth],
     ['parent', record.parent],
     ['via', record.finalUrl !== record.url ? record.url : undefined],

@@ -155,7 +155,17 @@ function appendPageRows(batch, start) {
     const relevance = page.relevance === undefined ? '–' : page.relevance.toFixed(2);
     const relevanceClass = page.relevance === undefined ? '' : page.relevance >= 0.5 ? 'relevant' : 'irrelevant';
     if (!isFetchedPage(page)) row.className = 'not-fetched';
-    row.append(el('td', start + i + 1), url, el('td', outcomeText(page)), el('td', page.depth), el('td', page.score.toFixed(3)), el('td', relevance, relevanceClass));
+    // The score alone says little where every kept link's value is 1 (the topic's patterns
+    // match it): the rank at claim and the model's log-odds tell the rows apart.
+    const rank = el('td', page.rank === undefined ? '–' : `#${page.rank}`);
+    const odds = el('td', page.logOdds !== undefined ? `${page.logOdds >= 0 ? '+' : ''}${page.logOdds.toFixed(1)}` : page.parent === null ? 'seed' : page.score.toFixed(3));
+    rank.title = odds.title = `score ${page.score}`;
+    row.append(el('td', start + i + 1), url, el('td', outcomeText(page)), el('td', page.depth), rank, odds, el('td', relevance, relevanceClass));
+    row.classList.add('page');
+    row.addEventListener('click', (event) => {
+      if (event.target instanceof HTMLAnchorElement) return; // the URL's own link opens the page
+      showPageDetail(selected, page);
+    });
     body.append(row);
   });
 }
@@ -253,6 +263,7 @@ function select() {
   selected = id;
   pages = [];
   $('pages').tBodies[0].replaceChildren();
+  $('page-detail').hidden = true;
   $('detail').hidden = id === null;
   if (id === null) return;
   drawChart();
