@@ -61,6 +61,15 @@ describe('fetchPage keepRaw', () => {
     expect(page.wireBytes).toBe(GZIPPED.length);
   });
 
+  it('keeps the byte cap: a body past it is skipped as before, with nothing kept', async () => {
+    const page = await fetchPage(`${site.origin}/chunked`, { ...options, maxBytes: 2000 }, agent);
+    expect(page.outcome).toBe('too-large');
+    expect(page.raw).toBeUndefined();
+    const coded = await fetchPage(`${site.origin}/gzip`, { ...options, maxBytes: 2000 }, agent);
+    expect(coded.outcome).toBe('too-large');
+    expect(coded.raw).toBeUndefined();
+  });
+
   it('keeps nothing unless asked, nor for a page not read in full', async () => {
     expect((await fetchPage(`${site.origin}/chunked`, DEFAULT_FETCH_OPTIONS, agent)).raw).toBeUndefined();
     const missing = await fetchPage(`${site.origin}/missing`, options, agent);
