@@ -10,7 +10,8 @@
  *              its `ACHE-Relevance` on its records
  *
  * A page not read in full (an HTTP error, not HTML, too large, unreachable) has no exchange to
- * keep: it gets the metadata record alone, so the WARC is the crawl's whole log.
+ * keep: it gets the metadata record alone, so the WARC is the log of every request the crawl
+ * made. A URL robots.txt forbade was never requested and gets no record.
  *
  * Byte fidelity. Headers keep their case, order and repeats (`OrderedHeaders`). A de-chunked body
  * can no longer carry `Transfer-Encoding: chunked`, or a reader would de-chunk it again: the header
