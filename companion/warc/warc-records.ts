@@ -36,12 +36,16 @@ export interface SerializedPage {
   responseId?: string;
 }
 
-/** Headers iterated exactly as given (warcio's map would group repeats of one name together). */
+/**
+ * Headers iterated exactly as given (warcio's map would group repeats of one name together, and
+ * refuses a repeated `WARC-*` name, which a server may well send in its HTTP headers).
+ */
 class OrderedHeaders extends HeadersMultiMap {
   readonly #pairs: [string, string][];
   constructor(pairs: [string, string][]) {
-    super(pairs);
+    super();
     this.#pairs = pairs;
+    for (const [name, value] of pairs) if (!this.has(name)) this.set(name, value);
   }
   override *[Symbol.iterator](): IterableIterator<[string, string]> {
     yield* this.#pairs;

@@ -27,7 +27,7 @@ beforeAll(async () => {
     page: (path) => {
       switch (path) {
         case '/': return page('Home', '<a href="/article">article</a> <a href="/gz">gz</a> <a href="/b">b</a> <a href="/missing">missing</a>');
-        case '/article': return { body: ARTICLE, pieces: 700, headers: [['Content-Type', 'text/html; charset=utf-8'], ['Set-Cookie', 'a=1'], ['X-Note', 'first'], ['Set-Cookie', 'b=2']] };
+        case '/article': return { body: ARTICLE, pieces: 700, headers: [['Content-Type', 'text/html; charset=utf-8'], ['Set-Cookie', 'a=1'], ['X-Note', 'first'], ['Set-Cookie', 'b=2'], ['WARC-Type', 'a server may send anything'], ['WARC-Type', 'twice']] };
         case '/gz': return { body: GZIPPED, headers: [['Content-Type', 'text/html; charset=utf-8'], ['Content-Encoding', 'gzip'], ['Content-Length', String(GZIPPED.length)]] };
         case '/b': return page('B', '<p>plain page B</p><a href="/">home</a>');
         default: return undefined;
@@ -98,7 +98,7 @@ describe('crawl --warc', () => {
     expect(response('/gz').payload.equals(GZIPPED)).toBe(true);
     const httpHead = response('/article').block.subarray(0, response('/article').block.indexOf('\r\n\r\n')).toString('latin1').split('\r\n');
     expect(httpHead[0]).toBe('HTTP/1.1 200 OK');
-    expect(httpHead.slice(1, 5)).toEqual(['Content-Type: text/html; charset=utf-8', 'Set-Cookie: a=1', 'X-Note: first', 'Set-Cookie: b=2']);
+    expect(httpHead.slice(1, 7)).toEqual(['Content-Type: text/html; charset=utf-8', 'Set-Cookie: a=1', 'X-Note: first', 'Set-Cookie: b=2', 'WARC-Type: a server may send anything', 'WARC-Type: twice']);
     // The body is no longer chunked, so the header says what the server did under another name.
     expect(httpHead).toContain('X-Crawler-Transfer-Encoding: chunked');
     expect(httpHead.some((line) => /^transfer-encoding:/i.test(line))).toBe(false);
