@@ -3,7 +3,8 @@
  * fetch order, one record per page whose text was kept (HTML pages read in full):
  *
  *   jsonl   one JSON line per page: {url, title, text, score, relevance, fetchedAt}, with
- *           `truncated: true` when the title or text was cut at its cap
+ *           `finalUrl` when a redirect led elsewhere and `truncated: true` when the title or
+ *           text was cut at its cap
  *   warc    a WARC 1.1 file of `conversion` records (text/plain: the title, a blank line, the
  *           text), as Common Crawl's WET files hold extracted text, each with the page's score and
  *           relevance as `LinkScent-*` headers. A crawl that also wrote WARC files (`--warc`) has
@@ -27,11 +28,14 @@ export interface CorpusLine {
   score: number;
   relevance: number | null;
   fetchedAt: string;
+  /** Where redirects led, when not to `url`. */
+  finalUrl?: string;
   truncated?: true;
 }
 
 export function corpusLine({ record, text }: PageWithText): CorpusLine {
   const line: CorpusLine = { url: record.url, title: text.title, text: text.text, score: record.score, relevance: record.relevance ?? null, fetchedAt: record.fetchedAt };
+  if (record.finalUrl !== record.url) line.finalUrl = record.finalUrl;
   if (text.truncated) line.truncated = true;
   return line;
 }
