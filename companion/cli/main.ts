@@ -29,6 +29,8 @@ const LOADERS: Record<CommandName, () => Promise<CommandModule>> = {
   eval: () => import('./commands/eval.ts'),
   crawl: () => import('./commands/crawl.ts'),
   serve: () => import('./commands/serve.ts'),
+  export: () => import('./commands/export.ts'),
+  why: () => import('./commands/why.ts'),
 };
 
 function version(): string {

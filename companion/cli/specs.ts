@@ -15,6 +15,8 @@ import { DEFAULT_R2 } from '../crawl/strategies/nb-strategy.ts';
 import { DEFAULT_SCOPE } from '../crawl/url-scope.ts';
 import { DEFAULT_GAMMA } from '../../shared/model/level-classifier.ts';
 import { DEFAULT_RETRY_POLICY, MAX_RETRIES } from '../fetch/retry-policy.ts';
+import { TEXT_CAP, TITLE_CAP } from '../crawl/page-text-record.ts';
+import { DEFAULT_WARC_FILE_BYTES } from '../warc/warc-defaults.ts';
 import type { CommandSpec } from './args.ts';
 
 export const DEFAULT_TOPIC = 'default';
@@ -149,7 +151,7 @@ export const crawlSpec: CommandSpec = {
   name: 'crawl',
   summary: 'run a focused crawl in priority order',
   usage: [
-    'crawl <seed-url>... [--model model.json] [--strategy nb|bfs|best-first] --max-pages N --out DIR [--concurrency C] [--per-host-concurrency H] [--delay-ms D] [--retries N] [--resume]',
+    'crawl <seed-url>... [--model model.json] [--strategy nb|bfs|best-first] --max-pages N --out DIR [--concurrency C] [--per-host-concurrency H] [--delay-ms D] [--retries N] [--resume] [--warc] [--store-text]',
   ],
   positionals: { name: '<seed-url>', min: 0 },
   options: {
@@ -178,6 +180,9 @@ export const crawlSpec: CommandSpec = {
     'no-explore': { type: 'boolean', description: 'nb: keep every link at its value, whatever the page it is on' },
     'no-online': { type: 'boolean', description: 'nb: no learning during the crawl' },
     'no-host-budget': { type: 'boolean', description: 'nb: no host budget' },
+    warc: { type: 'boolean', description: 'Write WARC 1.1 files to DIR/warc/: each page\'s request, response (bytes as received) and metadata (score, relevance, outcome) records, gzip per record' },
+    'warc-max-bytes': { type: 'string', value: 'N', description: '--warc: start a new file before one would pass N bytes', default: String(DEFAULT_WARC_FILE_BYTES) },
+    'store-text': { type: 'boolean', description: `Keep each page's title and main text in the crawl store, for linkscent export (title cut at ${TITLE_CAP} characters, text at ${TEXT_CAP.toLocaleString('en')})` },
   },
   notes: [
     'nb orders links by the expected reward of following them, P(+) + (1 − P(+))·Σ_d P(level d | d ≥ 1)·γ^d:\n' +
@@ -209,5 +214,40 @@ export const serveSpec: CommandSpec = {
   ],
 };
 
-export type CommandName = 'collect' | 'train' | 'eval' | 'crawl' | 'serve';
-export const COMMANDS: readonly (CommandSpec & { name: CommandName })[] = [collectSpec, trainSpec, evalSpec, crawlSpec, serveSpec] as (CommandSpec & { name: CommandName })[];
+export const exportSpec: CommandSpec = {
+  name: 'export',
+  summary: 'export the page texts a crawl kept (crawl --store-text) as a corpus',
+  usage: ['export <crawl-dir> --format jsonl|warc [--out FILE]'],
+  positionals: { name: '<crawl-dir>', min: 1, max: 1 },
+  options: {
+    format: { type: 'string', value: 'jsonl|warc', description: 'jsonl: one line per page {url, title, text, score, relevance, fetchedAt}; warc: WARC conversion records of the text', default: 'jsonl' },
+    out: { type: 'string', value: 'FILE', description: 'File to write (replaced when complete); required for warc', defaultText: 'stdout' },
+  },
+  notes: [
+    'One record per page whose text was kept (HTML pages read in full), in fetch order. The warc\n' +
+      "format holds the extracted text (as Common Crawl's WET files), not the pages' bytes: a crawl\n" +
+      'run with --warc has those in DIR/warc/, and each exported record refers to its response record.',
+  ],
+};
+
+export const whySpec: CommandSpec = {
+  name: 'why',
+  summary: 'explain why a URL of a crawl was fetched when it was: its best link, its score taken apart, its rank',
+  usage: ['why <url> --out DIR [--model model.json] [--model-topic NAME] [--json]'],
+  positionals: { name: '<url>', min: 1, max: 1 },
+  options: {
+    out: { type: 'string', value: 'DIR', description: 'The crawl directory; required' },
+    model: { type: 'string', value: 'model.json', description: 'nb: the model file to score with', defaultText: 'the one the crawl used' },
+    'model-topic': { type: 'string', value: 'NAME', description: 'Topic to use when --model holds several' },
+    json: { type: 'boolean', description: 'Print the explanation as JSON (what the service\'s GET /api/crawls/:id/why gives)' },
+  },
+  notes: [
+    'The link is the one that gave the URL its best score (its page, anchor and context); the rank is\n' +
+      'its place in the queue when a worker claimed it. For an nb crawl the score is taken apart by\n' +
+      "scoring that link again with the crawl's model and what it learned online: P(+), the future\n" +
+      'value, the value v and the features that weighed most. docs/focused-crawl.md has the formulas.',
+  ],
+};
+
+export type CommandName = 'collect' | 'train' | 'eval' | 'crawl' | 'serve' | 'export' | 'why';
+export const COMMANDS: readonly (CommandSpec & { name: CommandName })[] = [collectSpec, trainSpec, evalSpec, crawlSpec, serveSpec, exportSpec, whySpec] as (CommandSpec & { name: CommandName })[];

@@ -29,6 +29,10 @@ export interface UrlTask {
   parent: string | null;
   /** The context of the link that led here, when the strategy keeps contexts. */
   context?: LinkText;
+  /** Its place in the frontier's order when claimed (1 = the best queued URL). */
+  rank?: number;
+  /** The strategy's log-odds for the link that led here, when claimed (nb). */
+  logOdds?: number;
 }
 
 export interface ParsedPage {

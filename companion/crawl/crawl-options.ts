@@ -104,6 +104,22 @@ export interface CrawlOptions {
    * their addresses public here to stand for the web.
    */
   addressKind?: (address: string) => AddressKind;
+  /**
+   * WARC output (`warc/warc-writer.ts`): every page's request, response and metadata records in
+   * `DIR/warc/`, a new file before one would pass `maxFileBytes`; null for none. Default null.
+   */
+  warc: { maxFileBytes: number } | null;
+  /**
+   * Keep each HTML page's title and main text in the store (`page-text-record.ts`, capped), for
+   * `linkscent export` and the dashboard. Default false.
+   */
+  storeText: boolean;
+  /**
+   * What the strategy's scores come from (the model file, its parts' settings), stored with the
+   * crawl at every run's start (meta `scoring`) so `linkscent why` can score a URL again as the
+   * crawl did; plain JSON. Default none.
+   */
+  scoring?: Record<string, unknown>;
   /** One-line reports (an invalid seed, a resume warning). Default: a line on stderr. */
   log: (line: string) => void;
 }
@@ -129,6 +145,8 @@ export const CRAWL_DEFAULTS = Object.freeze({
   relevanceThreshold: TOPIC_DEFAULTS.threshold,
   hostBudget: null,
   scope: { scope: DEFAULT_SCOPE, allow: [], deny: [] } as ScopeRules,
+  warc: null as { maxFileBytes: number } | null,
+  storeText: false,
   log: (line: string) => void process.stderr.write(`${line}\n`),
 });
 
@@ -147,6 +165,7 @@ const KNOWN = new Set<string>([
   'online',
   'lookup',
   'addressKind',
+  'scoring',
 ]);
 
 /** Fills defaults and checks every field; throws `CrawlOptionsError` naming the first bad one. */
@@ -178,6 +197,11 @@ export function validateCrawlOptions(input: CrawlOptionsInput): CrawlOptions {
   }
   if (!Array.isArray(options.hooks)) throw new CrawlOptionsError('hooks must be a list of hook sets');
   if (options.hostBudget !== null) wholeNumber('hostBudget', options.hostBudget, 1);
+  if (options.warc !== null) {
+    if (typeof options.warc !== 'object') throw new CrawlOptionsError('warc must be { maxFileBytes } or null');
+    wholeNumber('warc.maxFileBytes', options.warc.maxFileBytes, 1);
+  }
+  if (typeof options.storeText !== 'boolean') throw new CrawlOptionsError(`storeText must be true or false, got ${String(options.storeText)}`);
   if (options.online !== undefined) {
     wholeNumber('online.every', options.online.every, 1);
     wholeNumber('online.rescoreTop', options.online.rescoreTop, 0);

@@ -91,6 +91,8 @@ export async function openSession(options: CrawlOptions, seeds: string[]): Promi
       store = CrawlStore.open(options.outDir, { create: false });
       requeued = resumeStore(store, options, seeds);
     }
+    // This run's model and settings, for `linkscent why` (a resume may bring another model).
+    if (options.scoring !== undefined) store.setMeta('scoring', options.scoring);
     const allSeeds = store.getMeta<CrawlMeta>('crawl')?.seeds ?? seeds;
     network ??= await connectCrawl(options, allSeeds);
     const jsonl = PagesJsonl.rebuild(options.outDir, store);

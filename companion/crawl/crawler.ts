@@ -27,12 +27,13 @@
  * to be asked again, and says so in one line: they stay queued, and a resume asks again.
  */
 import type { CrawlOptions, CrawlOptionsInput } from './crawl-options.ts';
+import type { CrawlStore } from '../store/crawl-store.ts';
 import { validateCrawlOptions } from './crawl-options.ts';
 import { openSession, validSeeds, type CrawlSession } from './crawl-session.ts';
 import { CrawlState } from './crawl-state.ts';
 import { PAGES_FILE } from './pages-jsonl.ts';
 import { processUrl, type UrlContext } from './process-url.ts';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { hostOf } from '../../shared/urls/normalize-url.ts';
 import { STORE_FILE } from '../store/crawl-store.ts';
 import { wasRequested } from '../store/records.ts';
@@ -40,6 +41,7 @@ import { HostBudget } from './host-budget.ts';
 import { OnlineLearner } from './online-learning.ts';
 import { DEFAULT_CLAIM_WINDOW } from './strategies/crawl-strategy.ts';
 import { BudgetReached } from './crawl-errors.ts';
+import { WarcWriter } from '../warc/warc-writer.ts';
 
 /**
  * Why a run ended: maxPages recorded; nothing left to fetch; nothing left but URLs of hosts set
@@ -101,6 +103,8 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
   const learner = options.online
     ? new OnlineLearner(store, options.strategy, options.online.models, { ...options.online, relevanceThreshold: options.relevanceThreshold }, hostPenalty)
     : undefined;
+  // A WARC file that cannot be opened fails the run here; the session's close frees the rest.
+  const warc = options.warc ? openWarc(options, session.seeds, store) : undefined;
   // The run's one stop: the caller's abort, or the page that completes maxPages (`commit`).
   const stop = new AbortController();
   const onCallerAbort = () => stop.abort(options.signal?.reason);
@@ -116,6 +120,7 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
     jsonl,
     state,
     fetcher,
+    warc,
     hostPenalty,
     recorded(record) {
       if (!wasRequested(record.outcome)) return;
@@ -193,6 +198,7 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
     };
   } finally {
     options.signal?.removeEventListener('abort', onCallerAbort);
+    await warc?.close();
   }
 
   function setAsideHosts(hosts: string[]): SetAsideHost[] {
@@ -206,4 +212,25 @@ function setAsideLine(hosts: readonly SetAsideHost[]): string {
   const queued = hosts.reduce((n, host) => n + host.queued, 0);
   const which = hosts.map(({ host, reason }) => `${host} (${reason})`).join(', ');
   return `crawl: ${queued} URL(s) left queued on ${hosts.length} host(s) whose robots.txt could not be fetched: ${which}; --resume asks again`;
+}
+
+/** The crawl's WARC output, trimmed to what the store holds (a killed run's tail goes). */
+function openWarc(options: CrawlOptions, seeds: readonly string[], store: CrawlStore): WarcWriter {
+  const shown = seeds.slice(0, 10).map((seed) => seed.slice(0, 2000));
+  return WarcWriter.open(
+    {
+      outDir: options.outDir,
+      maxFileBytes: options.warc!.maxFileBytes,
+      info: {
+        software: 'LinkScent companion (focused crawler)',
+        format: 'WARC File Format 1.1',
+        conformsTo: 'https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/',
+        'http-header-user-agent': options.fetch.userAgent,
+        robots: 'obey',
+        isPartOf: basename(options.outDir),
+        description: `LinkScent ${options.strategy.name} crawl from ${shown.join(' ')}${seeds.length > shown.length ? ` and ${seeds.length - shown.length} more seeds` : ''}`,
+      },
+    },
+    store.extras.warcExtents(),
+  );
 }

@@ -47,7 +47,8 @@ export function createFetcher(options: CrawlOptions, scope: FetcherScope): Closa
       return scheduler.acquire(host, crawlDelayMs, signal);
     },
     backOff: (host, delayMs) => scheduler.backOff(host, delayMs),
-    fetch: (url, signal) => fetchPage(url, { ...options.fetch, refuseHop, signal, robots }, agent),
+    // The exchange as on the wire only for a crawl that writes it to WARC files.
+    fetch: (url, signal) => fetchPage(url, { ...options.fetch, refuseHop, signal, robots, keepRaw: options.warc !== null }, agent),
     async close() {
       // Ends robots.txt fetches still in flight, clears the scheduler's timers, and closes the
       // crawl's connections (destroy: whatever was in flight was abandoned already).

@@ -6,8 +6,8 @@
  * deeper than maxDepth; a trap-shaped URL (`traps.ts`); a link out of the crawl's scope
  * (`url-scope.ts`); a link to a host that reached its page cap. A URL linked several times on
  * one page enters once, with its highest score, lowered by its host's budget step
- * (`host-budget.ts`). Strategies that score again (`rescore`) get the link's context and the
- * page's judgement kept with the entry.
+ * (`host-budget.ts`). The link's context and the page's judgement are kept with the entry when
+ * the crawl asks (`keepContexts`): what a re-scoring strategy scores from and `linkscent why` shows.
  */
 import type { LinkContext } from '../../shared/contexts/types.ts';
 import type { PageSegments } from '../../shared/segments/types.ts';

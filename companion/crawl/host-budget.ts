@@ -29,6 +29,12 @@ interface HostTally {
   onTopic: number;
 }
 
+/** The host's penalty as the crawl stored it (for a reader of a crawl, not the crawl itself). */
+export function storedHostPenalty(store: CrawlStore, host: string): number {
+  const steps = store.getMeta<Record<string, number>>(META_KEY) ?? {};
+  return Object.hasOwn(steps, host) ? STEP * steps[host]! : 0;
+}
+
 export class HostBudget {
   readonly #tally: Map<string, HostTally>;
   readonly #steps: Map<string, number>;

@@ -45,12 +45,28 @@ export interface LoadedModel {
   scorer: LinkScorer;
   levels?: LevelClassifier;
   fingerprint: string;
+  /** The model file's absolute path, when it came from one: kept with the crawl for `linkscent why`. */
+  path?: string;
+}
+
+/**
+ * What `linkscent why` needs to score a URL of an nb crawl again as the crawl did: the model file
+ * and topic, and the parts that change a link's score. Stored in the crawl's meta (`scoring`) at
+ * every run's start (`crawl-session.ts`).
+ */
+export interface NbScoring {
+  strategy: 'nb';
+  modelFile: string;
+  /** SHA-256 of the model file as the run read it. */
+  fingerprint: string;
+  topic: string;
+  parts: Pick<NbParts, 'patternLinks' | 'future' | 'gamma' | 'r2'>;
 }
 
 export interface NbCrawl {
   strategy: CrawlStrategy;
   /** What nb adds to the crawl's options. */
-  options: Pick<CrawlOptionsInput, 'onTopicUrl' | 'hostBudget' | 'online' | 'window'>;
+  options: Pick<CrawlOptionsInput, 'onTopicUrl' | 'hostBudget' | 'online' | 'window' | 'scoring'>;
 }
 
 /**
@@ -62,6 +78,10 @@ export function nbCrawl(loaded: LoadedModel, parts: NbParts, hasPageModel: boole
   const levels = parts.future ? loaded.levels : undefined;
   if (parts.future && !loaded.levels) warn('the model has no level classifier (train it again to get one): links are valued by P(+) alone');
   const options: NbCrawl['options'] = { window: topic.window };
+  if (loaded.path !== undefined) {
+    const { patternLinks, future, gamma, r2 } = parts;
+    options.scoring = { strategy: 'nb', modelFile: loaded.path, fingerprint: loaded.fingerprint, topic: topic.id, parts: { patternLinks, future, gamma, r2 } } satisfies NbScoring;
+  }
   if (topic.positive.length > 0) options.onTopicUrl = compileUrlPatterns(topic.positive);
   if (parts.hostBudget !== null) options.hostBudget = parts.hostBudget;
   if (parts.onlineEvery !== null) {

@@ -176,7 +176,6 @@ export class OnlineLearner {
 
   /** Resume: the stored examples back into the models, and the discovery tree rebuilt. */
   #replay(): void {
-    const { links, levels, features } = this.models;
     const finalOf = new Map<string, string>();
     for (const page of this.store.settledPagesSince(0)) {
       if (page.seq > this.#seq) break;
@@ -185,15 +184,26 @@ export class OnlineLearner {
       this.#parentOf.set(page.url, page.parent);
       this.#parentOf.set(page.finalUrl, page.parent);
     }
-    for (const link of this.store.learnedLinks()) {
-      const x = features(contextOf(link.url, link.pageUrl, link));
-      links.add(x, link.label);
-      if (link.level !== undefined && levels) levels.add(x, link.level);
+    replayLearnedLinks(this.store, this.models, (link, x) => {
       const learned: Learned = { id: link.id!, features: x, level: link.level };
       this.#inbound.set(link.url, learned);
       const finalUrl = finalOf.get(link.url);
       if (finalUrl !== undefined) this.#inbound.set(finalUrl, learned);
-    }
+    });
+  }
+}
+
+/**
+ * The links a crawl learned, added back into its models (`add` is exact and order-free): the
+ * models as the crawl last had them. `each` sees every link with its features.
+ */
+export function replayLearnedLinks(store: CrawlStore, models: OnlineModels, each?: (link: LearnedLink, features: FeatureVector) => void): void {
+  const { links, levels, features } = models;
+  for (const link of store.learnedLinks()) {
+    const x = features(contextOf(link.url, link.pageUrl, link));
+    links.add(x, link.label);
+    if (link.level !== undefined && levels) levels.add(x, link.level);
+    each?.(link, x);
   }
 }
 

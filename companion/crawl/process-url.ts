@@ -13,7 +13,9 @@ import type { PageSegments } from '../../shared/segments/types.ts';
 import { hostOf } from '../../shared/urls/normalize-url.ts';
 import type { FetchedPage, RobotsAccess } from '../fetch/types.ts';
 import type { CrawlStore } from '../store/crawl-store.ts';
-import type { FrontierEntry, FrontierRow, PageRecord } from '../store/records.ts';
+import type { FrontierEntry, FrontierRow, PageExtras, PageRecord, StoredText } from '../store/records.ts';
+import { serializePage } from '../warc/warc-records.ts';
+import type { WarcWriter } from '../warc/warc-writer.ts';
 import { errorLine, reactionTo, SkipUrlError } from './crawl-errors.ts';
 import { runHooks, type UrlTask } from './crawl-hooks.ts';
 import type { CrawlOptions } from './crawl-options.ts';
@@ -22,6 +24,7 @@ import { fetchWithRetries } from './fetch-with-retries.ts';
 import { followLinks } from './follow-links.ts';
 import type { PagesJsonl } from './pages-jsonl.ts';
 import { judgePage } from './page-judgement.ts';
+import { storedText } from './page-text-record.ts';
 import type { CrawlFetcher } from './types.ts';
 
 export interface UrlContext {
@@ -34,6 +37,8 @@ export interface UrlContext {
   jsonl: PagesJsonl;
   state: CrawlState;
   fetcher: CrawlFetcher;
+  /** The crawl's WARC files, when it writes them (`crawl --warc`). */
+  warc?: WarcWriter;
   /** Which links may be queued (`url-scope.ts`); undefined: every one. */
   inScope?: (url: string) => boolean;
   /** How far below its score a URL of the host is queued (`host-budget.ts`; 0 without one). */
@@ -47,12 +52,15 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
   const task: UrlTask = { url: row.url, depth: row.depth, score: row.score, parent: row.parent };
   if (row.context) task.context = row.context;
   const { signal } = ctx;
+  if (row.claimRank !== undefined) task.rank = row.claimRank;
+  const logOdds = row.context && row.parent !== null ? ctx.options.strategy.linkLogOdds?.({ url: row.url, pageUrl: row.parent, ...row.context }) : undefined;
+  if (logOdds !== undefined && Number.isFinite(logOdds)) task.logOdds = logOdds;
   let fetched: FetchedPage | undefined;
   let attempts = 1;
   let recorded = false;
-  /** Records the page, then runs its pageStored hooks; false when the run stopped first. */
-  const record = async (page: PageRecord, children: FrontierEntry[]): Promise<boolean> => {
-    const stored = commit(ctx, page, children);
+  /** Records the page (its WARC records first), then runs its pageStored hooks; false when the run stopped first. */
+  const record = async (page: PageRecord, children: FrontierEntry[], text?: StoredText): Promise<boolean> => {
+    const stored = await commitFetched(ctx, page, children, fetched, text);
     if (!stored) return false;
     recorded = true;
     await runHooks(ctx.options.hooks, 'pageStored', stored);
@@ -80,8 +88,8 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
       return;
     }
     await runHooks(ctx.options.hooks, 'afterFetch', fetched, task);
-    const { record: page, children } = await parseAndScore(ctx, task, fetched, attempts);
-    if (!(await record(page, children))) ctx.store.requeue(task.url);
+    const { record: page, children, text } = await parseAndScore(ctx, task, fetched, attempts);
+    if (!(await record(page, children, text))) ctx.store.requeue(task.url);
   } catch (error) {
     if (signal.aborted && !recorded) {
       // fetchPage and the waits reject with the stop's reason: not the page's failure, so keep it queued.
@@ -100,7 +108,7 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
       ctx.store.drop(task.url, (error as Error).message);
     } else {
       const page = fetched ? fetchedRecord(task, fetched, attempts) : baseRecord(task, {});
-      const stored = commit(ctx, { ...page, outcome: 'error', error: errorLine(error) }, []);
+      const stored = await commitFetched(ctx, { ...page, outcome: 'error', error: errorLine(error) }, [], undefined, undefined);
       if (!stored) {
         ctx.store.requeue(task.url);
         return;
@@ -133,7 +141,7 @@ async function parseAndScore(
   task: UrlTask,
   fetched: FetchedPage,
   attempts: number,
-): Promise<{ record: PageRecord; children: FrontierEntry[] }> {
+): Promise<{ record: PageRecord; children: FrontierEntry[]; text?: StoredText }> {
   const record = fetchedRecord(task, fetched, attempts);
   if (fetched.outcome !== 'ok' || fetched.html === undefined) return { record, children: [] };
 
@@ -155,12 +163,34 @@ async function parseAndScore(
     hostOpen: (host) => state.hostOpen(host),
     hostPenalty: ctx.hostPenalty,
     strategyName: options.strategy.name,
-    keepContexts: options.strategy.rescore !== undefined,
+    // Every strategy keeps them: a re-scoring strategy scores from them, and `linkscent why`
+    // shows any crawl's best link into a URL.
+    keepContexts: true,
     onTopic,
   });
   await runHooks(options.hooks, 'linksScored', { ...parsed, scores, followed });
   if (page.robots.noindex) record.noindex = true;
-  return { record, children };
+  return { record, children, ...(options.storeText ? { text: storedText(page) } : {}) };
+}
+
+/**
+ * A fetched page's commit: with WARC output, its records are written first and the transaction
+ * runs once they are on disk (`warc-writer.ts`); the exchange is kept for a page read in full,
+ * any other page gets its metadata record alone.
+ */
+async function commitFetched(ctx: UrlContext, record: PageRecord, children: FrontierEntry[], fetched: FetchedPage | undefined, text: StoredText | undefined): Promise<PageRecord | undefined> {
+  const extras: PageExtras = text ? { text } : {};
+  if (!ctx.warc) return commit(ctx, record, children, extras);
+  if (ctx.signal.aborted) return undefined;
+  const serialized = await serializePage(withRankLast(record), record.outcome === 'ok' ? fetched?.raw : undefined);
+  return ctx.warc.append(serialized, (warc) => commit(ctx, record, children, { ...extras, warc }));
+}
+
+/** The record with `rank` and `logOdds` as its last keys, as the store gives it back (pages.jsonl lines alike). */
+function withRankLast(record: PageRecord): PageRecord {
+  if (record.rank === undefined && record.logOdds === undefined) return record;
+  const { rank, logOdds, ...rest } = record;
+  return { ...rest, ...(rank !== undefined ? { rank } : {}), ...(logOdds !== undefined ? { logOdds } : {}) };
 }
 
 /**
@@ -168,9 +198,9 @@ async function parseAndScore(
  * Undefined, and nothing written, once the run has stopped: a page finished by a worker the stop
  * did not reach in time must not go past maxPages. The page that reaches maxPages stops the run.
  */
-function commit(ctx: UrlContext, record: PageRecord, children: FrontierEntry[]): PageRecord | undefined {
+function commit(ctx: UrlContext, record: PageRecord, children: FrontierEntry[], extras: PageExtras = {}): PageRecord | undefined {
   if (ctx.signal.aborted) return undefined;
-  const stored = ctx.store.recordPage(record, children);
+  const stored = ctx.store.recordPage(withRankLast(record), children, Date.now(), extras);
   ctx.jsonl.append(stored);
   ctx.state.settled(stored, hostOf(stored.url));
   ctx.recorded?.(stored);
@@ -187,6 +217,8 @@ function baseRecord(task: UrlTask, extra: Partial<PageRecord>): PageRecord {
     depth: task.depth,
     parent: task.parent,
     score: task.score,
+    ...(task.rank !== undefined ? { rank: task.rank } : {}),
+    ...(task.logOdds !== undefined ? { logOdds: task.logOdds } : {}),
     fetchedAt: new Date().toISOString(),
     bytes: 0,
     contentType: '',

@@ -15,7 +15,7 @@ import { binaryReason, isHtmlType, isUnknownType, mimeEssence, sniffUntyped, SNI
 import { classifyFetchFailure, isRetryable } from './fetch-errors.ts';
 import type { FetchOptions } from './fetch-options.ts';
 import { sharedAgent } from './http-agent.ts';
-import { ACCEPT_HTML, REDIRECT_STATUSES, discardBody, dropBody, headerValue, sendGet, withDeadline, type ResponseHead } from './http-exchange.ts';
+import { ACCEPT_HTML, REDIRECT_STATUSES, discardBody, dropBody, headerValue, sendGet, sentRequest, withDeadline, type ResponseHead } from './http-exchange.ts';
 import { BodyReader } from './response-body.ts';
 import { parseRetryAfter } from './retry-policy.ts';
 import type { FetchedPage, FetchOutcome, RobotsCheck } from './types.ts';
@@ -34,6 +34,8 @@ export interface FetchPageOptions extends FetchOptions {
    * `robots-denied`, one whose host gives no answer with that failure (`network-error`, …).
    */
   robots?: RobotsCheck;
+  /** Hand back the last exchange as on the wire (`FetchedPage.raw`) for a page read in full. Default false. */
+  keepRaw?: boolean;
 }
 
 type Ending = Omit<FetchedPage, 'url' | 'redirects'>;
@@ -107,13 +109,24 @@ async function exchange(url: string, options: FetchPageOptions, dispatcher: Disp
   const progress: { status: number; reader?: BodyReader } = { status: 0 };
   try {
     return await withDeadline(options.responseTimeoutMs, options.signal, async (signal) => {
+      const sentAt = new Date().toISOString();
       const head = await sendGet(url, { userAgent: options.userAgent, accept: ACCEPT_HTML, timeoutMs: options.responseTimeoutMs }, dispatcher, signal);
       const status = (progress.status = head.status);
       if (REDIRECT_STATUSES.has(status)) {
         await discardBody(head.body);
         return { kind: 'redirect', status, location: headerValue(head.headers, 'location') };
       }
-      return { kind: 'page', ending: await readPage(url, head, options, (r) => (progress.reader = r)) };
+      const ending = await readPage(url, head, options, (r) => (progress.reader = r));
+      if (options.keepRaw && ending.outcome === 'ok' && progress.reader) {
+        const sent = sentRequest(url, { userAgent: options.userAgent, accept: ACCEPT_HTML });
+        ending.raw = {
+          request: { method: 'GET', target: sent.target, headers: sent.headers },
+          response: { status, statusText: head.statusText, headers: head.rawHeaders },
+          body: progress.reader.wireBody(),
+          sentAt,
+        };
+      }
+      return { kind: 'page', ending };
     });
   } catch (err) {
     progress.reader?.cancel();
@@ -130,7 +143,7 @@ async function exchange(url: string, options: FetchPageOptions, dispatcher: Disp
 }
 
 /** Decides from status, headers and the first bytes whether to read the page, then reads it. */
-async function readPage(url: string, head: ResponseHead, options: FetchOptions, track: (r: BodyReader) => void): Promise<Ending> {
+async function readPage(url: string, head: ResponseHead, options: FetchPageOptions, track: (r: BodyReader) => void): Promise<Ending> {
   const { status, headers, body } = head;
   const contentTypeHeader = headerValue(headers, 'content-type');
   const declared = mimeEssence(contentTypeHeader);
@@ -151,7 +164,7 @@ async function readPage(url: string, head: ResponseHead, options: FetchOptions, 
     dropBody(body);
     return { ...base, outcome: 'too-large', error: `Content-Length ${length} exceeds the ${options.maxBytes}-byte limit` };
   }
-  const opened = BodyReader.open(body, headerValue(headers, 'content-encoding'), options.maxBytes);
+  const opened = BodyReader.open(body, headerValue(headers, 'content-encoding'), options.maxBytes, options.keepRaw);
   if (!('readAll' in opened)) {
     dropBody(body);
     return { ...base, outcome: 'network-error', retryable: false, error: `unsupported Content-Encoding '${opened.unsupported}'` };

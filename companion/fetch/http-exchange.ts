@@ -18,8 +18,56 @@ export const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export interface ResponseHead {
   status: number;
+  /** The reason phrase as received ('' when the server sent none). */
+  statusText: string;
+  /** Header names lower-cased, repeated headers as arrays: what the fetch layer reads. */
   headers: Record<string, string | string[] | undefined>;
+  /** The headers as received: names in their case, in order, repeats apart (for WARC records). */
+  rawHeaders: [string, string][];
   body: Readable;
+}
+
+/** The request line's target and the headers of a GET, in the order undici writes them. */
+export interface SentRequest {
+  target: string;
+  headers: [string, string][];
+}
+
+/**
+ * What undici 7's HTTP/1.1 client writes for our GET (client-h1.js `writeH1`): `host` (the URL's
+ * host, port included unless default), `connection: keep-alive` (our agent never pipelines and
+ * keeps sockets alive), then our headers in the order given. Built here once, so the request we
+ * send and the request a WARC record keeps cannot drift apart.
+ */
+export function sentRequest(url: string, request_: { userAgent: string; accept: string }): SentRequest {
+  const parsed = new URL(url);
+  return {
+    target: `${parsed.pathname}${parsed.search}`,
+    headers: [
+      ['host', parsed.host],
+      ['connection', 'keep-alive'],
+      ...ownHeaders(request_),
+    ],
+  };
+}
+
+function ownHeaders(request_: { userAgent: string; accept: string }): [string, string][] {
+  return [
+    ['user-agent', request_.userAgent],
+    ['accept', request_.accept],
+    ['accept-encoding', ACCEPT_ENCODING],
+  ];
+}
+
+/** Raw header pairs as the fetch layer reads them: lower-cased names, repeats as arrays. */
+function headerRecord(raw: readonly [string, string][]): ResponseHead['headers'] {
+  const record: ResponseHead['headers'] = {};
+  for (const [name, value] of raw) {
+    const key = name.toLowerCase();
+    const previous = record[key];
+    record[key] = previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value];
+  }
+  return record;
 }
 
 /** One header's value as a single string (repeated headers joined as HTTP allows). */
@@ -39,16 +87,18 @@ export async function sendGet(
     method: 'GET',
     dispatcher,
     signal,
-    headers: {
-      'user-agent': request_.userAgent,
-      accept: request_.accept,
-      'accept-encoding': ACCEPT_ENCODING,
-    },
+    headers: Object.fromEntries(ownHeaders(request_)),
+    // The headers as received (case, order, repeats), for WARC records; the record the fetch
+    // layer reads is derived from them below.
+    responseHeaders: 'raw',
     // Backstops only; the deadline in withDeadline is what bounds a trickling server.
     headersTimeout: request_.timeoutMs,
     bodyTimeout: request_.timeoutMs,
   });
-  return { status: response.statusCode, headers: response.headers, body: response.body };
+  const flat = response.headers as unknown as string[];
+  const rawHeaders: [string, string][] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) rawHeaders.push([flat[i]!, flat[i + 1]!]);
+  return { status: response.statusCode, statusText: response.statusText ?? '', headers: headerRecord(rawHeaders), rawHeaders, body: response.body };
 }
 
 /**

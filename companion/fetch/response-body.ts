@@ -23,12 +23,16 @@ class WireLimitError extends Error {
 /** Counts wire bytes, refuses past the cap, and slices chunks when a decoder follows. */
 class WireCounter extends Transform {
   bytes = 0;
-  constructor(private readonly maxBytes: number, private readonly slice: boolean) {
+  /** The wire chunks as they came, when asked to keep them (a decoder follows and WARC wants them). */
+  readonly kept: Buffer[] | undefined;
+  constructor(private readonly maxBytes: number, private readonly slice: boolean, keep: boolean) {
     super();
+    this.kept = keep ? [] : undefined;
   }
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.bytes += chunk.length;
     if (this.bytes > this.maxBytes) return callback(new WireLimitError(`more than ${this.maxBytes} bytes on the wire`));
+    this.kept?.push(chunk);
     if (!this.slice) return callback(null, chunk);
     for (let at = 0; at < chunk.length; at += SLICE_BYTES) this.push(chunk.subarray(at, at + SLICE_BYTES));
     callback();
@@ -99,9 +103,10 @@ export class BodyReader {
 
   /**
    * Wraps `raw` (an undici body) for reading; returns the unsupported coding's name instead
-   * when Content-Encoding names one we cannot undo.
+   * when Content-Encoding names one we cannot undo. `keepWire`: keep the bytes as they came
+   * (`wireBody`), for a WARC record.
    */
-  static open(raw: Readable, contentEncoding: string | undefined, maxBytes: number): BodyReader | { unsupported: string } {
+  static open(raw: Readable, contentEncoding: string | undefined, maxBytes: number, keepWire = false): BodyReader | { unsupported: string } {
     const codings = (contentEncoding ?? '')
       .split(',')
       .map((c) => c.trim().toLowerCase())
@@ -113,7 +118,9 @@ export class BodyReader {
       if (!decoder) return { unsupported: coding };
       decoders.push(decoder);
     }
-    const counter = new WireCounter(maxBytes, decoders.length > 0);
+    // Without a decoder the decoded bytes are the wire bytes: `wireBody` hands those out, so a
+    // body is held once, not twice.
+    const counter = new WireCounter(maxBytes, decoders.length > 0, keepWire && decoders.length > 0);
     const streams = [raw, counter, ...decoders, new PassThrough()] as const;
     // pipeline() destroys every stage when any stage fails or the output is destroyed, which
     // is what frees the socket when we stop reading early.
@@ -131,9 +138,23 @@ export class BodyReader {
     return this.counter.bytes;
   }
 
-  /** Everything read so far, as one buffer. */
+  /** Everything read so far, as one buffer (joined once and kept, so callers share it). */
   bytes(): Buffer {
-    return this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
+    if (this.chunks.length !== 1) {
+      const all = Buffer.concat(this.chunks, this.size);
+      this.chunks.length = 0;
+      this.chunks.push(all);
+    }
+    return this.chunks[0]!;
+  }
+
+  /**
+   * The body as it came over the wire: after de-chunking (undici undoes Transfer-Encoding), with
+   * its Content-Encoding still applied, which is what a WARC response record holds. Without a
+   * content coding it is `bytes()` itself; with one, the kept wire chunks (`open`'s keepWire).
+   */
+  wireBody(): Buffer[] {
+    return this.counter.kept ?? [this.bytes()];
   }
 
   /**

@@ -41,6 +41,35 @@ export interface FetchedPage {
   wireBytes?: number;
   /** An error response's Retry-After in ms from when it arrived (429, 503), when given and valid. */
   retryAfterMs?: number;
+  /** The last exchange as on the wire, for a page read in full (`ok`) when the caller asked (`keepRaw`). */
+  raw?: RawExchange;
+}
+
+/**
+ * One HTTP exchange as it went over the wire, what a WARC request and response record hold.
+ * undici speaks HTTP/1.1 and does not report the response's version: it is taken to be 1.1.
+ */
+export interface RawExchange {
+  request: {
+    method: 'GET';
+    /** The request line's target: path and query. */
+    target: string;
+    /** The headers undici wrote, in order (`http-exchange.ts` `sentRequest`). */
+    headers: [string, string][];
+  };
+  response: {
+    status: number;
+    statusText: string;
+    /** As received: names in their case, in order, repeats apart; values as latin1 strings. */
+    headers: [string, string][];
+  };
+  /**
+   * The body after de-chunking, its Content-Encoding still applied: the buffers read, not a copy
+   * (for an uncoded body, the very bytes the page was decoded from).
+   */
+  body: Buffer[];
+  /** When the request was sent (ISO 8601). */
+  sentAt: string;
 }
 
 /** How a request that got no HTTP answer failed: timed out, a network error, or refused by the address guard. */

@@ -12,6 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { FeatureOptions } from '../../shared/features/types.ts';
 import { exampleRows } from '../../shared/model/example-key.ts';
 import type { LevelClassifier } from '../../shared/model/level-classifier.ts';
@@ -35,6 +36,8 @@ export interface LoadedLinkModel {
   features: FeatureOptions;
   /** SHA-256 of the file's bytes, hex, for a resumed crawl's "same model?" check. */
   fingerprint: string;
+  /** The file's absolute path (kept with a crawl, for `linkscent why`). */
+  path: string;
 }
 
 export interface SaveLinkModelInput extends Omit<Topic, 'id' | 'positive' | 'negative' | 'urlTokens'> {
@@ -122,7 +125,7 @@ export async function loadLinkModel(path: string, topicName?: string): Promise<L
   } catch (error) {
     throw new ModelFileError(`${path}: topic "${topic.name}": ${firstLine(error)}`, { cause: error });
   }
-  return { topic, model, levels, features: topicFeatureOptions(topic), fingerprint };
+  return { topic, model, levels, features: topicFeatureOptions(topic), fingerprint, path: resolve(path) };
 }
 
 /**

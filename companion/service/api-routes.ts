@@ -8,6 +8,7 @@ import type { CrawlManager } from './crawl-manager.ts';
 import { checkCrawlRequest } from './crawl-request.ts';
 import { COMMON_HEADERS, HttpError, readBody, readJson, sendBody, sendJson } from './http-io.ts';
 import type { ModelRegistry } from './model-registry.ts';
+import { pageTextOf, whyOf } from './crawl-inspect.ts';
 import { readPageLines } from './page-lines.ts';
 import { streamCrawlEvents } from './sse.ts';
 
@@ -102,6 +103,16 @@ const ROUTES: Route[] = [
   },
   {
     method: 'GET',
+    pattern: new RegExp(`^/api/crawls/${ID}/text$`),
+    handler: (ctx, _q, res, [id], url) => sendJson(res, 200, pageTextOf(ctx.crawls.dir(id!), queryUrl(url))),
+  },
+  {
+    method: 'GET',
+    pattern: new RegExp(`^/api/crawls/${ID}/why$`),
+    handler: async (ctx, _q, res, [id], url) => sendJson(res, 200, await whyOf(ctx.crawls.dir(id!), queryUrl(url), () => ctx.crawls.tokenizer())),
+  },
+  {
+    method: 'GET',
     pattern: new RegExp(`^/api/crawls/${ID}/labels$`),
     async handler(ctx, _q, res, [id]) {
       const text = await ctx.crawls.labelsFile(id!);
@@ -123,6 +134,14 @@ export async function handleApi(ctx: ApiContext, request: IncomingMessage, respo
     throw new HttpError(405, `${url.pathname} takes ${allowed}, not ${request.method}`, { allow: allowed });
   }
   await found.route.handler(ctx, request, response, found.match!.slice(1), url);
+}
+
+/** The `url` query parameter: a page of the crawl, as its pages.jsonl line names it. */
+function queryUrl(url: URL): string {
+  const value = url.searchParams.get('url');
+  if (value === null || value.trim() === '') throw new HttpError(400, 'url is required (?url=<a page of the crawl>)');
+  if (value.length > 8192) throw new HttpError(400, `url is ${value.length} characters long; at most 8192`);
+  return value;
 }
 
 function queryInt(url: URL, name: string, fallback: number, min: number, max: number): number {

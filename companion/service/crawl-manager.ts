@@ -158,6 +158,16 @@ export class CrawlManager {
     return () => entry.listeners.delete(listener);
   }
 
+  /** The crawl's directory (its store, pages.jsonl, WARC files). */
+  dir(id: string): string {
+    return this.#entry(id).dir;
+  }
+
+  /** The jieba tokenizer the crawls share, loaded on first use. */
+  tokenizer(): Promise<Tokenizer> {
+    return this.#runDeps.tokenizer();
+  }
+
   /** `pages.jsonl`'s path (it may not exist yet: a crawl that has fetched nothing). */
   pagesFile(id: string): string {
     return join(this.#entry(id).dir, 'pages.jsonl');

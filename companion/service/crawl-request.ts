@@ -22,6 +22,10 @@ export interface CrawlPlan {
   sameSite: boolean;
   /** Which links the crawl may queue (`crawl/url-scope.ts`); absent in records made before it. */
   scope?: Scope;
+  /** Write WARC files into the crawl's directory; absent (false) in records made before it. */
+  warc?: boolean;
+  /** Keep each page's text; absent (false) in records made before it. */
+  storeText?: boolean;
 }
 
 export const REQUEST_DEFAULTS = { maxPages: 200, maxDepth: 5, concurrency: 4, delayMs: 500, sameSite: false } as const;
@@ -32,6 +36,7 @@ const LIMITS = { maxPages: 100_000, maxDepth: 1000, concurrency: 64, delayMs: 60
 /** Every field of the contract's request, once: the record makes the compiler check the list. */
 const FIELD_SET: Record<keyof CrawlRequest, true> = {
   seeds: true, modelId: true, topicId: true, strategy: true, maxPages: true, maxDepth: true, concurrency: true, delayMs: true, sameSite: true, scope: true,
+  warc: true, storeText: true,
 };
 const FIELDS: string[] = Object.keys(FIELD_SET);
 
@@ -72,7 +77,16 @@ export function checkCrawlRequest(body: unknown): CrawlPlan {
     delayMs: wholeNumber(input, 'delayMs', 0, LIMITS.delayMs),
     sameSite: scope === 'seed-hosts',
     scope,
+    warc: optionalBoolean(input, 'warc'),
+    storeText: optionalBoolean(input, 'storeText'),
   };
+}
+
+function optionalBoolean(input: Record<string, unknown>, key: 'warc' | 'storeText'): boolean {
+  const value = input[key];
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') throw bad(`${key} must be true or false, got ${JSON.stringify(value)}`);
+  return value;
 }
 
 function optionalString(input: Record<string, unknown>, key: string): string | undefined {

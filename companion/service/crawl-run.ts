@@ -17,6 +17,7 @@ import { createStrategy, type CrawlStrategy } from '../crawl/strategies/index.ts
 import { DirectoryInUseError } from '../platform/directory-lock.ts';
 import { oneLine } from '../platform/one-line.ts';
 import { CrawlStore, STORE_FILE } from '../store/crawl-store.ts';
+import { DEFAULT_WARC_FILE_BYTES } from '../warc/warc-defaults.ts';
 import type { CrawlEntry, Run } from './crawl-entry.ts';
 import { infoProgress, MODEL_FILE } from './crawl-record.ts';
 import { topicCrawlParts } from './crawl-topic.ts';
@@ -61,6 +62,8 @@ async function execute(entry: CrawlEntry, run: Run, resume: boolean, deps: RunDe
       // Out-of-scope links are never queued (records made before `scope` carry only sameSite).
       scope: { scope: plan.scope ?? (plan.sameSite ? 'seed-hosts' : 'any'), allow: [], deny: [] },
       resume: resumeStore,
+      warc: plan.warc ? { maxFileBytes: DEFAULT_WARC_FILE_BYTES } : null,
+      storeText: plan.storeText ?? false,
       hooks: parts.hooks,
       pageJudge: parts.pageJudge,
       relevanceThreshold: parts.relevanceThreshold,

@@ -12,6 +12,8 @@ import { HttpError, sendBody } from './http-io.ts';
 const ASSETS: Record<string, { file: string; type: string }> = {
   '/dashboard': { file: 'index.html', type: 'text/html; charset=utf-8' },
   '/dashboard/dashboard.js': { file: 'dashboard.js', type: 'text/javascript; charset=utf-8' },
+  '/dashboard/harvest-chart.js': { file: 'harvest-chart.js', type: 'text/javascript; charset=utf-8' },
+  '/dashboard/page-detail.js': { file: 'page-detail.js', type: 'text/javascript; charset=utf-8' },
   '/dashboard/dashboard.css': { file: 'dashboard.css', type: 'text/css; charset=utf-8' },
 };
 

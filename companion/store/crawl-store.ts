@@ -12,7 +12,9 @@ import Database from 'better-sqlite3';
 import type { LabeledLink } from '../../shared/model/types.ts';
 import { hostOf } from '../../shared/urls/normalize-url.ts';
 import { FrontierQueries, type ClaimDecision } from './frontier-queries.ts';
-import { NOT_REQUESTED_OUTCOMES, type FrontierEntry, type FrontierRow, type LearnedLink, type LinkText, type PageRecord, type PageStats, type SettledPage, type StoreCounts } from './records.ts';
+import { NOT_REQUESTED_OUTCOMES, type FrontierEntry, type FrontierRow, type LearnedLink, type LinkText, type PageExtras, type PageRecord, type PageStats, type SettledPage, type StoreCounts } from './records.ts';
+import { PageExtrasQueries } from './page-extras-queries.ts';
+import { toPageRecord, type RawPageRow } from './page-rows.ts';
 import { applySchema } from './schema.ts';
 import { ensureDirectory } from '../platform/output-paths.ts';
 
@@ -26,46 +28,6 @@ export interface OpenStoreOptions {
   create: boolean;
 }
 
-interface RawPageRow {
-  seq: number;
-  url: string;
-  final_url: string;
-  status: number;
-  depth: number;
-  parent: string | null;
-  score: number;
-  fetched_at: string;
-  bytes: number;
-  content_type: string;
-  outcome: string;
-  error: string | null;
-  relevance: number | null;
-  noindex: number;
-  attempts: number;
-}
-
-/** A page row as the JSON line of pages.jsonl: optional fields only when they say something. */
-function toPageRecord(raw: RawPageRow): PageRecord {
-  const record: PageRecord = {
-    seq: raw.seq,
-    url: raw.url,
-    finalUrl: raw.final_url,
-    status: raw.status,
-    depth: raw.depth,
-    parent: raw.parent,
-    score: raw.score,
-    fetchedAt: raw.fetched_at,
-    bytes: raw.bytes,
-    contentType: raw.content_type,
-    outcome: raw.outcome,
-  };
-  if (raw.error !== null) record.error = raw.error;
-  if (raw.attempts > 1) record.attempts = raw.attempts;
-  if (raw.relevance !== null) record.relevance = raw.relevance;
-  if (raw.noindex) record.noindex = true;
-  return record;
-}
-
 export class CrawlStore {
   readonly path: string;
   readonly #db: Database.Database;
@@ -76,7 +38,9 @@ export class CrawlStore {
   readonly #getMeta: Database.Statement;
   readonly #setMeta: Database.Statement;
   readonly #insertLabeled: Database.Statement;
-  readonly #recordTx: (page: PageRecord, host: string, children: readonly FrontierEntry[], now: number) => number;
+  /** What the crawl keeps of its pages besides their rows: texts, WARC locations. */
+  readonly extras: PageExtrasQueries;
+  readonly #recordTx: (page: PageRecord, host: string, children: readonly FrontierEntry[], now: number, extras: PageExtras) => number;
   readonly #enqueueTx: (entries: readonly FrontierEntry[], now: number) => number;
 
   private constructor(path: string) {
@@ -86,9 +50,10 @@ export class CrawlStore {
     this.#frontier = new FrontierQueries(this.#db);
     this.#insertPage = this.#db.prepare(`
       INSERT INTO pages (url, final_url, host, status, depth, parent, score, fetched_at, bytes,
-                         content_type, outcome, error, relevance, noindex, attempts)
+                         content_type, outcome, error, relevance, noindex, attempts, claim_rank, log_odds)
       VALUES (@url, @finalUrl, @host, @status, @depth, @parent, @score, @fetchedAt, @bytes,
-              @contentType, @outcome, @error, @relevance, @noindex, @attempts)`);
+              @contentType, @outcome, @error, @relevance, @noindex, @attempts, @rank, @logOdds)`);
+    this.extras = new PageExtrasQueries(this.#db, (url) => this.page(url)?.seq);
     this.#allPages = this.#db.prepare(`SELECT * FROM pages ORDER BY seq`);
     this.#pagesByHost = this.#db.prepare(
       `SELECT host, count(*) AS n FROM pages WHERE outcome NOT IN ${NOT_REQUESTED} GROUP BY host`,
@@ -107,7 +72,7 @@ export class CrawlStore {
       return changed;
     });
     this.#recordTx = this.#db.transaction(
-      (page: PageRecord, host: string, children: readonly FrontierEntry[], now: number) => {
+      (page: PageRecord, host: string, children: readonly FrontierEntry[], now: number, extras: PageExtras) => {
         const { lastInsertRowid } = this.#insertPage.run({
           ...page,
           host,
@@ -115,7 +80,11 @@ export class CrawlStore {
           relevance: page.relevance ?? null,
           noindex: page.noindex ? 1 : 0,
           attempts: page.attempts ?? 1,
+          rank: page.rank ?? null,
+          logOdds: page.logOdds ?? null,
         });
+        const seq = Number(lastInsertRowid);
+        this.extras.insert(seq, extras);
         this.#frontier.setState(page.url, 'done', null);
         if (page.finalUrl !== page.url) {
           // A redirect target is seen too: do not fetch it again under its own name.
@@ -125,7 +94,7 @@ export class CrawlStore {
           );
         }
         for (const child of children) this.#frontier.upsert(child, now);
-        return Number(lastInsertRowid);
+        return seq;
       },
     );
   }
@@ -194,13 +163,22 @@ export class CrawlStore {
   }
 
   /**
-   * Records a settled URL atomically: its page row, its frontier row marked done, and its
-   * children enqueued. Returns the record with its fetch-order `seq`.
+   * Records a settled URL atomically: its page row, its frontier row marked done, its children
+   * enqueued, and what the crawl keeps besides (its text, where its WARC records lie). Returns
+   * the record with its fetch-order `seq`.
    */
-  recordPage(page: PageRecord, children: readonly FrontierEntry[] = [], now = Date.now()): PageRecord {
-    const seq = this.#recordTx(page, hostOf(page.url), children, now);
+  recordPage(page: PageRecord, children: readonly FrontierEntry[] = [], now = Date.now(), extras: PageExtras = {}): PageRecord {
+    const seq = this.#recordTx(page, hostOf(page.url), children, now, extras);
     return { ...page, seq };
   }
+
+  /** The page recorded for `url` (as requested, else as its final URL after redirects). */
+  page(url: string): PageRecord | undefined {
+    const raw = (this.#db.prepare(`SELECT * FROM pages WHERE url = ?`).get(url) ??
+      this.#db.prepare(`SELECT * FROM pages WHERE final_url = ? ORDER BY seq LIMIT 1`).get(url)) as RawPageRow | undefined;
+    return raw && toPageRecord(raw);
+  }
+
 
   /** Every page in fetch order, streamed from disk. */
   *pages(): IterableIterator<PageRecord> {

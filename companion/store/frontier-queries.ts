@@ -33,6 +33,7 @@ interface RawFrontierRow {
   before_text: string | null;
   after_text: string | null;
   via_on_topic: number | null;
+  claim_rank: number | null;
 }
 
 function toRow(raw: RawFrontierRow): FrontierRow {
@@ -49,6 +50,7 @@ function toRow(raw: RawFrontierRow): FrontierRow {
   };
   if (raw.anchor !== null) row.context = { anchor: raw.anchor, before: raw.before_text ?? '', after: raw.after_text ?? '' };
   if (raw.via_on_topic !== null) row.viaOnTopic = raw.via_on_topic === 1;
+  if (raw.claim_rank !== null && raw.claim_rank !== undefined) row.claimRank = raw.claim_rank;
   return row;
 }
 
@@ -81,6 +83,8 @@ export class FrontierQueries {
   readonly #best: Database.Statement;
   readonly #setScore: Database.Statement;
   readonly #lowerHost: Database.Statement;
+  readonly #claimed: Database.Statement;
+  readonly #excludedAhead: Database.Statement;
 
   constructor(db: Database.Database) {
     // The context and judgement travel with the score: the row keeps the link that scored best.
@@ -117,6 +121,13 @@ export class FrontierQueries {
     this.#best = db.prepare(`SELECT * FROM frontier WHERE state = 'queued' ORDER BY score DESC, seq LIMIT ?`);
     this.#setScore = db.prepare(`UPDATE frontier SET score = @score WHERE url = @url AND state = 'queued'`);
     this.#lowerHost = db.prepare(`UPDATE frontier SET score = score - @by WHERE host = @host AND state = 'queued'`);
+    this.#claimed = db.prepare(`UPDATE frontier SET state = 'in-flight', reason = NULL, claim_rank = @rank WHERE url = @url`);
+    // Queued rows of set-aside hosts ranked above a claimed row: the walk never saw them, but
+    // they are ahead of it in the frontier's order (through the host index: set-aside hosts are few).
+    this.#excludedAhead = db.prepare(`
+      SELECT count(*) AS n FROM frontier
+       WHERE host IN (SELECT value FROM json_each(@excluded)) AND state = 'queued'
+         AND (score > @score OR (score = @score AND seq < @seq))`);
   }
 
   /** Inserts a new URL or raises a queued one's score. True when a row changed. */
@@ -145,24 +156,29 @@ export class FrontierQueries {
   }
 
   /**
-   * The best queued row that `decide` takes, marked in flight. Rows `decide` drops are marked
-   * dropped on the way; rows it skips stay queued. Looks at no more than `scanLimit` rows, so a
-   * frontier led by thousands of URLs of one busy host costs a bounded walk, then `undefined`.
-   * Rows of `excludedHosts` are passed over without being looked at or counted.
+   * The best queued row that `decide` takes, marked in flight with its rank (`claimRank`: 1 + the
+   * queued rows ahead of it, the skipped ones and those of `excludedHosts`). Rows `decide` drops
+   * are marked dropped on the way; rows it skips stay queued. Looks at no more than `scanLimit`
+   * rows, so a frontier led by thousands of URLs of one busy host costs a bounded walk, then
+   * `undefined`. Rows of `excludedHosts` are passed over without being looked at or counted.
    */
   claim(decide: (row: FrontierRow) => ClaimDecision, scanLimit: number, excludedHosts: readonly string[] = []): FrontierRow | undefined {
     const excluded = JSON.stringify(excludedHosts);
     let batch = (this.#first.all({ excluded }) as RawFrontierRow[]).map(toRow);
     let scanned = 0;
+    let skipped = 0;
     while (batch.length > 0 && scanned < scanLimit) {
       for (const row of batch) {
         scanned++;
         const decision = decide(row);
         if (decision === 'take') {
-          this.setState(row.url, 'in-flight', null);
-          return { ...row, state: 'in-flight' };
+          const ahead = excludedHosts.length === 0 ? 0 : (this.#excludedAhead.get({ excluded, score: row.score, seq: row.seq }) as { n: number }).n;
+          const claimRank = 1 + skipped + ahead;
+          this.#claimed.run({ url: row.url, rank: claimRank });
+          return { ...row, state: 'in-flight', claimRank };
         }
-        if (decision !== 'skip') this.setState(row.url, 'dropped', decision.drop);
+        if (decision === 'skip') skipped++;
+        else this.setState(row.url, 'dropped', decision.drop);
         if (scanned >= scanLimit) return undefined;
       }
       const last = batch[batch.length - 1]!;

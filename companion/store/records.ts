@@ -33,6 +33,8 @@ export interface FrontierRow extends FrontierEntry {
   discoveredAt: number;
   state: FrontierState;
   reason: string | null;
+  /** Its place in the frontier's order when claimed (1 = the best queued URL); absent before. */
+  claimRank?: number;
 }
 
 /**
@@ -60,6 +62,42 @@ export interface PageRecord {
   relevance?: number;
   /** `<meta name="robots" content="noindex">`: recorded, but marked. */
   noindex?: boolean;
+  /**
+   * The URL's place in the frontier's order when it was claimed: 1 + the queued URLs ranked
+   * above it then (passed over for a busy host, or set aside). Absent in crawls made before it.
+   */
+  rank?: number;
+  /**
+   * The link classifier's log-odds, log P(+|x) − log P(−|x), for the link that led to the page,
+   * when it was claimed (nb): how strongly the model favoured it, where the score itself can be 1
+   * for every link the topic's patterns match. Absent for seeds and other strategies.
+   */
+  logOdds?: number;
+}
+
+/** A page's extracted text as stored (`crawl --store-text`), cut at its caps. */
+export interface StoredText {
+  title: string;
+  text: string;
+  /** True when the title or the text was cut at its cap. */
+  truncated: boolean;
+}
+
+/** Where a page's WARC records lie (`crawl --warc`). */
+export interface WarcLocation {
+  /** File name under `DIR/warc/`. */
+  file: string;
+  /** Byte range of the page's records (whole gzip members). */
+  offset: number;
+  length: number;
+  /** The response record's WARC-Record-ID; absent when the page has a metadata record only. */
+  responseId?: string;
+}
+
+/** What the page's transaction writes besides its row (each when the crawl keeps it). */
+export interface PageExtras {
+  text?: StoredText;
+  warc?: WarcLocation;
 }
 
 /**

@@ -17,9 +17,9 @@ import type Database from 'better-sqlite3';
 
 /**
  * Bumped when a table changes shape; a store of another version is refused, not migrated. An
- * added column with a default is not a change of shape in this sense: older builds name their
- * columns and never see it, and `applySchema` adds it to a store made before it existed
- * (`pages.attempts`).
+ * added column with a default, or an added table, is not a change of shape in this sense: older
+ * builds name their columns and never see it, and `applySchema` adds it to a store made before
+ * it existed (`pages.attempts`, `page_texts`, …), so an old crawl directory resumes.
  */
 export const SCHEMA_VERSION = 1;
 
@@ -87,6 +87,28 @@ CREATE TABLE IF NOT EXISTS labeled_links (
   UNIQUE (url, page_url, topic)
 );
 
+-- A page's extracted text (crawl --store-text): title and main text, cut at the caps of
+-- crawl/page-text-record.ts. Keyed by the page's fetch-order seq; a table of its own so the pages
+-- table, read whole for pages.jsonl, stays small.
+CREATE TABLE IF NOT EXISTS page_texts (
+  seq       INTEGER PRIMARY KEY,     -- pages.seq
+  title     TEXT    NOT NULL,
+  text      TEXT    NOT NULL,
+  truncated INTEGER NOT NULL DEFAULT 0
+);
+
+-- Where a page's WARC records lie (crawl --warc): file name under DIR/warc/, the byte range of
+-- its records (gzip members), and the response record's id. Written in the page's transaction,
+-- after the bytes were synced: the WARC files are trimmed to what this table holds on resume.
+CREATE TABLE IF NOT EXISTS warc_records (
+  seq         INTEGER PRIMARY KEY,   -- pages.seq
+  file        TEXT    NOT NULL,
+  offset      INTEGER NOT NULL,
+  length      INTEGER NOT NULL,
+  response_id TEXT
+);
+CREATE INDEX IF NOT EXISTS warc_records_file ON warc_records (file);
+
 -- Links the crawl's online learning added to its models (crawl/online-learning.ts): the link
 -- that led to each judged page, labelled by that judgement, with its distance level to the
 -- topic once one is known. Replayed into the models on resume, so a resumed crawl's models are
@@ -132,6 +154,13 @@ const ADDED_COLUMNS: readonly { table: string; column: string; definition: strin
   { table: 'frontier', column: 'before_text', definition: 'TEXT' },
   { table: 'frontier', column: 'after_text', definition: 'TEXT' },
   { table: 'frontier', column: 'via_on_topic', definition: 'INTEGER' },
+  // The URL's place in the frontier's order when a worker claimed it (1 = the best queued URL),
+  // on the frontier row from the claim and on the page's row once recorded (`linkscent why`).
+  { table: 'frontier', column: 'claim_rank', definition: 'INTEGER' },
+  { table: 'pages', column: 'claim_rank', definition: 'INTEGER' },
+  // The model's log-odds for the link that led to the page, when claimed (nb): the dashboard's
+  // readable figure where every kept link's value is 1 (links the topic's patterns match).
+  { table: 'pages', column: 'log_odds', definition: 'REAL' },
 ];
 
 function addMissingColumns(db: Database.Database): void {

@@ -39,6 +39,9 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
   const limits = crawlLimitOptions(args);
   const scope = scopeOf(args);
   const focus = focusOptions(args, strategyName);
+  if (args.has('warc-max-bytes') && !args.flag('warc')) throw new UsageError('--warc-max-bytes goes with --warc');
+  const warc = args.flag('warc') ? { maxFileBytes: args.positiveInt('warc-max-bytes') } : null;
+  const storeText = args.flag('store-text');
 
   const [{ runCrawl }, { createStrategy, StrategyConfigError }, { createProgressReporter }, { loadNodeTokenizer }] = await Promise.all([
     import('../../crawl/crawler.ts'),
@@ -85,6 +88,8 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
       ...nbParts,
       scope,
       pageJudge,
+      warc,
+      storeText,
       signal: interrupt.signal,
       onProgress: createProgressReporter(),
       log: (line) => io.warn(line),

@@ -8,6 +8,7 @@
  * the frontier: a strategy that wants "shallow first" (bfs) says so by scoring −depth.
  */
 import type { LinkContext } from '../../../shared/contexts/types.ts';
+import type { ScoreParts } from '../../../shared/service-api/types.ts';
 import type { PageSegments } from '../../../shared/segments/types.ts';
 import type { FrontierRow, LinkText } from '../../store/records.ts';
 
@@ -54,8 +55,15 @@ export interface CrawlStrategy {
    * each link's context stored with its frontier row.
    */
   rescore?(row: FrontierRow & { context: LinkText }): number;
+  /** The link classifier's log-odds of a link context (nb): recorded with the page it led to. */
+  linkLogOdds?(context: LinkContext): number;
   /** P(+) of a link context: the last resort of the page judge (`crawl/page-judgement.ts`). */
   linkRelevance?(context: LinkText & { url: string; pageUrl: string }): number;
+  /**
+   * The parts of the score `rescore` would give a link (before any host budget step), with the
+   * `top` features that weighed most: what `linkscent why` prints. Strategies with a model give it.
+   */
+  explain?(context: LinkContext, viaOnTopic: boolean | undefined, top: number): ScoreParts;
 }
 
 /** The seed score used when a strategy gives none. */

@@ -66,14 +66,21 @@ export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = D
   if (!(gamma >= 0 && gamma <= 1)) throw new RangeError(`nb: gamma must lie in [0, 1], got ${gamma}`);
   if (r2 !== null && !(r2 >= 0 && r2 <= 1)) throw new RangeError(`nb: r2 must lie in [0, 1], got ${r2}`);
 
-  /** v = P(+) + (1 − P(+)) · E[γ^d | d ≥ 1], or P(+) without a level classifier. */
-  const value = (context: LinkContext): number => {
+  /** v = P(+) + (1 − P(+)) · E[γ^d | d ≥ 1], or P(+) without a level classifier; with its parts. */
+  const parts = (context: LinkContext, top: number | undefined) => {
     const features = scorer.featuresOf(context);
-    const immediate = onTopicUrl?.(context.url) ? 1 : scorer.model.score(features, 0).p;
-    if (!levels) return immediate;
-    return immediate + (1 - immediate) * futureReward(levels.posterior(features), gamma);
+    const byPattern = onTopicUrl?.(context.url) === true;
+    // When the patterns decide, the classifier is asked only for an explanation (`top` given).
+    const score = byPattern && top === undefined ? undefined : scorer.model.score(features, top ?? 0);
+    const immediate = byPattern ? 1 : score!.p;
+    const posterior = levels?.posterior(features);
+    const future = posterior ? futureReward(posterior, gamma) : null;
+    const v = future === null ? immediate : immediate + (1 - immediate) * future;
+    return { immediate, byPattern, score, posterior, future, v };
   };
-  const priority = (v: number, viaOnTopic: boolean | undefined): number => (r2 !== null && viaOnTopic === false && v < r2 ? v - BACK : v);
+  const value = (context: LinkContext): number => parts(context, undefined).v;
+  const sentBack = (v: number, viaOnTopic: boolean | undefined): boolean => r2 !== null && viaOnTopic === false && v < r2;
+  const priority = (v: number, viaOnTopic: boolean | undefined): number => (sentBack(v, viaOnTopic) ? v - BACK : v);
   const asContext = (url: string, pageUrl: string, text: LinkText): LinkContext => ({ url, pageUrl, anchor: text.anchor, before: text.before, after: text.after });
 
   return {
@@ -85,6 +92,22 @@ export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = D
     contexts: (page) => scorer.contexts(page),
     scoreLinks: (parent, links) => links.map((link) => priority(value(link), parent.onTopic)),
     rescore: (row) => priority(value(asContext(row.url, row.parent ?? '', row.context)), row.viaOnTopic),
+    linkLogOdds: (context) => scorer.model.score(scorer.featuresOf(context), 0).logOdds,
     linkRelevance: (link) => scorer.model.score(scorer.featuresOf(asContext(link.url, link.pageUrl, link)), 0).p,
+    explain(context, viaOnTopic, top) {
+      const p = parts(context, Math.max(0, top));
+      return {
+        immediate: p.immediate,
+        byPattern: p.byPattern,
+        logOdds: p.score!.logOdds,
+        future: p.future,
+        gamma: levels ? gamma : null,
+        levels: p.posterior ?? null,
+        value: p.v,
+        sentBack: sentBack(p.v, viaOnTopic),
+        priority: priority(p.v, viaOnTopic),
+        top: p.score!.top.map(({ feature, weight }) => ({ feature, weight })),
+      };
+    },
   };
 }

@@ -159,63 +159,19 @@ function appendPageRows(batch, start) {
     const relevance = page.relevance === undefined ? '–' : page.relevance.toFixed(2);
     const relevanceClass = page.relevance === undefined ? '' : page.relevance >= 0.5 ? 'relevant' : 'irrelevant';
     if (!isFetchedPage(page)) row.className = 'not-fetched';
-    row.append(el('td', start + i + 1), url, el('td', outcomeText(page)), el('td', page.depth), el('td', page.score.toFixed(3)), el('td', relevance, relevanceClass));
+    // The score alone says little where every kept link's value is 1 (the topic's patterns
+    // match it): the rank at claim and the model's log-odds tell the rows apart.
+    const rank = el('td', page.rank === undefined ? '–' : `#${page.rank}`);
+    const odds = el('td', page.logOdds !== undefined ? `${page.logOdds >= 0 ? '+' : ''}${page.logOdds.toFixed(1)}` : page.parent === null ? 'seed' : page.score.toFixed(3));
+    rank.title = odds.title = `score ${page.score}`;
+    row.append(el('td', start + i + 1), url, el('td', outcomeText(page)), el('td', page.depth), rank, odds, el('td', relevance, relevanceClass));
+    row.classList.add('page');
+    row.addEventListener('click', (event) => {
+      if (event.target instanceof HTMLAnchorElement) return; // the URL's own link opens the page
+      showPageDetail(selected, page);
+    });
     body.append(row);
   });
-}
-
-// The running harvest rate after each page: relevant pages so far / judged pages so far. The
-// relevance threshold is the crawl's; pages carry their relevance, and the server's count is the
-// authority, so the chart uses 0.5 only to draw (the service's judge gives 1 or 0, or P(+)).
-function drawChart() {
-  const svg = $('chart');
-  svg.replaceChildren();
-  const W = 640, H = 220, left = 40, right = 10, top = 10, bottom = 30;
-  const points = [];
-  let judged = 0, relevant = 0;
-  const fetchedPages = pages.filter(isFetchedPage);
-  fetchedPages.forEach((page, i) => {
-    if (page.relevance === undefined) return;
-    judged++;
-    if (page.relevance >= 0.5) relevant++;
-    points.push([i + 1, relevant / judged]);
-  });
-  const n = Math.max(fetchedPages.length, 1);
-  const x = (v) => left + ((W - left - right) * v) / n;
-  const y = (v) => top + (H - top - bottom) * (1 - v);
-  const line = (x1, y1, x2, y2, stroke) => {
-    const node = document.createElementNS(SVG, 'line');
-    for (const [k, v] of Object.entries({ x1, y1, x2, y2, stroke })) node.setAttribute(k, String(v));
-    svg.append(node);
-  };
-  const text = (tx, ty, value, anchor = 'end') => {
-    const node = document.createElementNS(SVG, 'text');
-    node.setAttribute('x', String(tx));
-    node.setAttribute('y', String(ty));
-    node.setAttribute('text-anchor', anchor);
-    node.textContent = value;
-    svg.append(node);
-  };
-  for (const v of [0, 0.25, 0.5, 0.75, 1]) {
-    line(left, y(v), W - right, y(v), '#e3e6eb');
-    text(left - 4, y(v) + 4, `${v * 100}%`);
-  }
-  line(left, y(0), W - right, y(0), '#99a');
-  const others = pages.length - fetchedPages.length;
-  text(W - right, H - 8, `${fetchedPages.length} pages fetched${others > 0 ? ` (+${others} not fetched: ${notFetchedText()})` : ''}`);
-  text(left, H - 8, '0', 'start');
-  if (points.length === 0) {
-    $('chart-note').textContent = 'No page judged yet (a crawl without a model has no harvest judge).';
-    return;
-  }
-  const path = document.createElementNS(SVG, 'polyline');
-  path.setAttribute('points', points.map(([px, py]) => `${x(px).toFixed(1)},${y(py).toFixed(1)}`).join(' '));
-  path.setAttribute('fill', 'none');
-  path.setAttribute('stroke', '#2a6df4');
-  path.setAttribute('stroke-width', '2');
-  svg.append(path);
-  const last = points[points.length - 1];
-  $('chart-note').textContent = `Harvest ${percent(last[1])} over ${judged} judged pages.`;
 }
 
 // Server-sent events over fetch: split the stream into blocks at blank lines, and each block
@@ -257,6 +213,7 @@ function select() {
   selected = id;
   pages = [];
   $('pages').tBodies[0].replaceChildren();
+  $('page-detail').hidden = true;
   $('detail').hidden = id === null;
   if (id === null) return;
   drawChart();

@@ -28,7 +28,16 @@ describe('linkscent: help and version', () => {
   it('--help lists every command and exits 0', async () => {
     const result = await runCli(['--help']);
     expect(result.code).toBe(0);
-    for (const command of ['collect', 'train', 'eval', 'crawl', 'serve']) expect(result.stdout).toContain(`  ${command} `);
+    for (const command of ['collect', 'train', 'eval', 'crawl', 'serve', 'export', 'why']) expect(result.stdout).toContain(`  ${command} `);
+  });
+
+  it('crawl --help lists --warc and --store-text with the text caps, and export and why have their own', async () => {
+    const crawl = await runCli(['crawl', '--help']);
+    expect(crawl.stdout).toMatch(/--warc +Write WARC 1\.1 files/);
+    expect(crawl.stdout).toMatch(/--warc-max-bytes <N>.*\[default: 1000000000\]/);
+    expect(crawl.stdout).toMatch(/--store-text .*title cut at 1000 characters, text at 100,000/);
+    expect((await runCli(['export', '--help'])).stdout).toMatch(/--format <jsonl\|warc>.*\[default: jsonl\]/);
+    expect((await runCli(['why', '--help'])).stdout).toMatch(/Usage:\n {2}linkscent why <url> --out DIR/);
   });
 
   it('crawl --help and collect --help state the address rule (issue 13: SSRF)', async () => {
@@ -57,6 +66,10 @@ describe('linkscent: help and version', () => {
 });
 
 describe('linkscent: bad usage exits 2 with one line', () => {
+  it('crawl --warc-max-bytes without --warc', () =>
+    expectOneLineFailure(['crawl', 'http://127.0.0.1:9/', '--max-pages', '1', '--out', join(dir, 'w'), '--warc-max-bytes', '100'], 2, /^linkscent crawl: --warc-max-bytes goes with --warc$/));
+  it('why without --out', () => expectOneLineFailure(['why', 'http://127.0.0.1:9/'], 2, /^linkscent why: --out is required \(the crawl directory\)$/));
+
   it('no command', () => expectOneLineFailure([], 2, /^linkscent: missing command/));
 
   it('an unknown command', () => expectOneLineFailure(['crawwl'], 2, /^linkscent: unknown command "crawwl"; commands: collect, train/));

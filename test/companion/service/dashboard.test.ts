@@ -2,7 +2,7 @@
  * The dashboard in a real browser (Debian's Chromium through playwright-core; skipped without
  * it): under its CSP the script runs with no violation, lists the crawls, shows the selected
  * crawl's figures from the event stream, its fetched pages with scores, and draws the harvest
- * chart as SVG.
+ * chart as SVG; a click on a page shows why it came when it did and the text the crawl kept.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
@@ -84,6 +84,44 @@ describe.skipIf(skip)('the dashboard page', () => {
     expect(await page.textContent('#detail-error')).toBe(`every seed is unreachable: ${refused} (connection refused)`);
     expect(await page.isVisible('#detail-error')).toBe(true);
     expect(await page.locator('#pages tbody tr').count()).toBe(0);
+  });
+
+  it('tells pages apart by rank and log-odds, and a click shows why a page was next and its text', { timeout: 60_000 }, async () => {
+    const modelPath = join(home.dir, 'model-why.json');
+    await writeFinanceModel(modelPath, site);
+    const { modelId } = (await call(service.port, '/api/models', { token: service.token, body: readFileSync(modelPath, 'utf8') })).json();
+    const crawl = (await call(service.port, '/api/crawls', { token: service.token, body: { seeds: [`${site.origin}/`], modelId, maxPages: 12, delayMs: 0, storeText: true } })).json();
+    await waitForCrawl(service.port, service.token, crawl.id, (c) => c.state === 'done');
+    const lines = (await call(service.port, `/api/crawls/${crawl.id}/pages`, { token: service.token })).json().pages as { url: string; parent: string | null; outcome: string; score: number; logOdds?: number }[];
+    const fetched = lines.filter((line) => line.outcome === 'ok' && line.parent !== null);
+    // Links the topic's patterns match all score 1; their log-odds differ.
+    expect(new Set(fetched.map((line) => line.logOdds)).size).toBeGreaterThan(1);
+    const target = fetched[1]!;
+    const why = await call(service.port, `/api/crawls/${crawl.id}/why?url=${encodeURIComponent(target.url)}`, { token: service.token });
+    expect(why.status).toBe(200);
+    expect(why.json()).toMatchObject({ url: target.url, state: 'done', strategy: 'nb', score: target.score, link: { parent: target.parent } });
+    expect(why.json().parts.top.length).toBeGreaterThan(0);
+
+    const page = await browser!.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    await page.goto(`${service.url}/dashboard?token=${encodeURIComponent(service.token)}#crawl=${crawl.id}`);
+    await page.waitForFunction((n) => document.querySelectorAll('#pages tbody tr').length === n, lines.length);
+    const oddsColumn = await page.locator('#pages tbody tr:not(.not-fetched) td:nth-child(6)').allTextContents();
+    expect(new Set(oddsColumn).size).toBeGreaterThan(2);
+    expect(oddsColumn.every((text) => text !== '1.000')).toBe(true);
+    const row = lines.findIndex((line) => line.url === target.url);
+    await page.locator('#pages tbody tr').nth(row).locator('td').first().click();
+    await page.waitForFunction(() => (document.querySelector('#why')?.textContent ?? '').includes('immediate value P(+)'));
+    expect(await page.textContent('#page-detail-url')).toBe(target.url);
+    expect(await page.textContent('#why')).toContain(`from page${target.parent}`);
+    expect(await page.locator('#why-features tbody tr').count()).toBeGreaterThan(0);
+    expect((await page.textContent('#page-text'))!.length).toBeGreaterThan(20);
+    if (process.env.LINKSCENT_SCREENSHOT_DETAIL) await page.screenshot({ path: process.env.LINKSCENT_SCREENSHOT_DETAIL, fullPage: true });
+    expect(problems).toEqual([]);
   });
 
   it('follows a running crawl live, and its Pause button pauses it', { timeout: 60_000 }, async () => {

@@ -350,11 +350,22 @@ export async function startHostileServer(options: HostileServerOptions = {}): Pr
   };
 }
 
+/** A scripted answer given in full: the body's bytes as sent, and headers (in order) to send with it. */
+export interface ScriptedAnswer {
+  body: string | Buffer;
+  headers?: [string, string][];
+  /** Send the body in pieces of this many bytes (chunked transfer coding). Default: in one piece. */
+  pieces?: number;
+}
+
 export interface ScriptedSiteOptions {
   /** Loopback address to listen on. Default 127.0.0.1. */
   address?: string;
-  /** The HTML of a path (answered 200 text/html, utf-8); undefined: 404. */
-  page: (path: string) => string | undefined;
+  /**
+   * The HTML of a path (answered 200 text/html, utf-8), or an answer in full (200 with its own
+   * headers); undefined: 404.
+   */
+  page: (path: string) => string | ScriptedAnswer | undefined;
   /** The status of robots.txt's n-th answer (n from 1), with an empty body. Default: 404 (no rules). */
   robots?: (n: number) => number;
   /** Delay before each page's answer (robots.txt answers at once), ms. Default 0. */
@@ -375,6 +386,8 @@ export interface ScriptedRequest {
   at: number;
   /** Set when the client closed the connection before the answer was sent (it gave up). */
   abandoned: boolean;
+  /** The request's headers as received (Node's name, value, name, value, … list). */
+  rawHeaders: string[];
 }
 
 export interface ScriptedSite {
@@ -388,6 +401,15 @@ export interface ScriptedSite {
   close: () => Promise<void>;
 }
 
+/** Writes a scripted answer: its headers in order, its body in `pieces`-byte writes (chunked). */
+function answerInFull(res: ServerResponse, answer: ScriptedAnswer): void {
+  res.writeHead(200, answer.headers?.flat() ?? []);
+  const bytes = Buffer.from(answer.body);
+  const step = answer.pieces ?? bytes.length;
+  for (let at = 0; at < bytes.length; at += Math.max(step, 1)) res.write(bytes.subarray(at, at + step));
+  res.end();
+}
+
 export async function startScriptedSite(options: ScriptedSiteOptions): Promise<ScriptedSite> {
   const { address = '127.0.0.1', page, robots = () => 404, delayMs = 0, hold, redirect } = options;
   const requests: ScriptedRequest[] = [];
@@ -397,7 +419,7 @@ export async function startScriptedSite(options: ScriptedSiteOptions): Promise<S
   let most = 0;
   const server = createServer((req, res) => {
     const path = req.url ?? '/';
-    const record: ScriptedRequest = { path, at: performance.now(), abandoned: false };
+    const record: ScriptedRequest = { path, at: performance.now(), abandoned: false, rawHeaders: req.rawHeaders };
     requests.push(record);
     res.once('close', () => (record.abandoned = !res.writableFinished));
     const respond = (): void => {
@@ -411,7 +433,8 @@ export async function startScriptedSite(options: ScriptedSiteOptions): Promise<S
         inFlight -= 1;
         const body = page(path);
         if (body === undefined) html(res, '<p>not found</p>', 404);
-        else html(res, body);
+        else if (typeof body === 'string') html(res, body);
+        else answerInFull(res, body);
       };
       if (delayMs <= 0) return answer();
       const timer = setTimeout(() => {
