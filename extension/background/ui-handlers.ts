@@ -26,6 +26,7 @@ export function needsRetrain(before: Topic, after: Topic): boolean {
     before.featureGroup !== after.featureGroup ||
     before.form !== after.form ||
     (before.urlTokens === true) !== (after.urlTokens === true) ||
+    (before.featureVersion ?? 1) !== (after.featureVersion ?? 1) ||
     JSON.stringify(before.lexicon) !== JSON.stringify(after.lexicon)
   );
 }
@@ -34,6 +35,7 @@ export function needsRetrain(before: Topic, after: Topic): boolean {
 function keptFields(topic: Topic): Partial<TopicInput> {
   return {
     urlTokens: topic.urlTokens === true,
+    featureVersion: topic.featureVersion ?? 1,
     thresholdMode: topic.thresholdMode ?? 'fixed',
     ...(topic.targetPrecision === undefined ? {} : { targetPrecision: topic.targetPrecision }),
   };

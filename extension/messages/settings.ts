@@ -3,7 +3,7 @@
  * pairing, and what the options page sends to create or edit a topic. Per-topic settings
  * (threshold, window, features) live in `Topic` (shared/model/types.ts).
  */
-import type { FeatureGroup } from '../../shared/features/types.ts';
+import type { FeatureGroup, FeatureVersion } from '../../shared/features/types.ts';
 import type { NbForm, ThresholdMode } from '../../shared/model/types.ts';
 import type { CrawlScope } from '../../shared/service-api/types.ts';
 
@@ -65,12 +65,14 @@ export interface TopicInput {
   threshold?: number;
   /** Default 2. */
   featureGroup?: FeatureGroup;
-  /** Default `DEFAULT_NB_FORM` (multinomial). */
+  /** Default `DEFAULT_NB_FORM` (mixed). */
   form?: NbForm;
   /** Default 80. */
   window?: number;
   /** URL host and path words as features. Default true for a new topic (`NEW_TOPIC_DEFAULTS`). */
   urlTokens?: boolean;
+  /** The feature rules (`Topic.featureVersion`). Default `FEATURE_VERSION` for a new topic; an edit keeps the topic's. */
+  featureVersion?: FeatureVersion;
   /** How the threshold is set (see `Topic.thresholdMode`). Default 'f1' for a new topic. */
   thresholdMode?: ThresholdMode;
   /** Required with thresholdMode 'precision': in (0, 1). */

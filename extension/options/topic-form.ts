@@ -7,6 +7,7 @@
  * validates again, and its Failure line is shown the same way.
  */
 import type { FeatureGroup } from '../../shared/features/types.ts';
+import { NB_FORMS } from '../../shared/model/nb-counts.ts';
 import type { NbForm, ThresholdMode, Topic } from '../../shared/model/types.ts';
 import type { TopicInput } from '../messages/settings.ts';
 import { parseLines } from '../ui/dom.ts';
@@ -64,7 +65,8 @@ export function readTopicForm(form: HTMLFormElement, t: Translate): { topic: Top
   const targetPrecision = Number(field(form, 'targetPrecision').value);
   if (thresholdMode === 'precision' && !(targetPrecision > 0 && targetPrecision < 1)) return { error: t('optionsErrorTargetPrecision') };
   const featureGroup: FeatureGroup = field(form, 'featureGroup').value === '1' ? 1 : 2;
-  const nbForm: NbForm = field(form, 'form').value === 'bernoulli' ? 'bernoulli' : 'multinomial';
+  const formValue = field(form, 'form').value;
+  const nbForm: NbForm = NB_FORMS.includes(formValue as NbForm) ? (formValue as NbForm) : TOPIC_DEFAULTS.form;
   const id = field(form, 'id').value;
   return {
     topic: {

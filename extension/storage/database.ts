@@ -6,7 +6,7 @@
  *
  * A new format version becomes `this.version(n).stores(STORES_BY_VERSION[n])` here: Dexie adds
  * the new tables and indexes when a browser holding an older version opens it, keeping every row
- * (version 2 added `levelModels` and `levelFeatures`). A version that must rewrite rows adds an
+ * (version 2 added `levelModels` and `levelFeatures`; version 3 no table). A version that must rewrite rows adds an
  * `.upgrade(...)`, and the codec's check learns to read the older files.
  */
 import { Dexie, type DexieOptions, type EntityTable, type Table } from 'dexie';

@@ -2,24 +2,14 @@
  * Validation at the edge (STYLE.md 7): what the options page sends becomes a complete `Topic` or
  * `ExtensionSettings` with every default filled in, or a one-sentence reason it cannot.
  */
-import { TOPIC_DEFAULTS } from '../../shared/model/topic-defaults.ts';
+import { NEW_TOPIC_DEFAULTS, TOPIC_DEFAULTS } from '../../shared/model/topic-defaults.ts';
+import { NB_FORMS } from '../../shared/model/nb-counts.ts';
 import type { Topic } from '../../shared/model/types.ts';
 import { compileUrlPattern } from '../../shared/urls/url-pattern.ts';
 import { CRAWL_SCOPES, DEFAULT_SERVICE_PORT, type CrawlScope } from '../../shared/service-api/types.ts';
 import type { CompanionSettings, CrawlChoice, ExtensionSettings, TopicInput } from '../messages/protocol.ts';
 
-export { TOPIC_DEFAULTS };
-
-/**
- * What a topic created in the extension gets that a topic written before issue 12 lacks (kept
- * apart from `TOPIC_DEFAULTS`, which an absent field of an old topic still means): URL tokens
- * as features, since on most sites the path names the section (ACHE uses them too), and a
- * threshold calibrated on held-out examples for the best F1 rather than fixed at 0.5.
- */
-export const NEW_TOPIC_DEFAULTS = {
-  urlTokens: true,
-  thresholdMode: 'f1',
-} as const satisfies Partial<Topic>;
+export { NEW_TOPIC_DEFAULTS, TOPIC_DEFAULTS };
 
 export const SETTINGS_DEFAULTS: ExtensionSettings = {
   activeTopicId: null,
@@ -67,9 +57,11 @@ export function validateTopic(input: TopicInput, newId: () => string = () => cry
   const featureGroup = input.featureGroup ?? TOPIC_DEFAULTS.featureGroup;
   if (featureGroup !== 1 && featureGroup !== 2) return { ok: false, error: `The feature group must be 1 or 2, not ${String(featureGroup)}.` };
   const form = input.form ?? TOPIC_DEFAULTS.form;
-  if (form !== 'bernoulli' && form !== 'multinomial') return { ok: false, error: `The model form must be bernoulli or multinomial, not ${String(form)}.` };
+  if (!NB_FORMS.includes(form)) return { ok: false, error: `The model form must be ${NB_FORMS.join(', ')}, not ${String(form)}.` };
   const urlTokens = input.urlTokens ?? NEW_TOPIC_DEFAULTS.urlTokens;
   if (typeof urlTokens !== 'boolean') return { ok: false, error: `URL tokens are on (true) or off (false), not ${String(urlTokens)}.` };
+  const featureVersion = input.featureVersion ?? NEW_TOPIC_DEFAULTS.featureVersion;
+  if (featureVersion !== 1 && featureVersion !== 2) return { ok: false, error: `The feature version must be 1 or 2, not ${String(featureVersion)}.` };
   const thresholdMode = input.thresholdMode ?? NEW_TOPIC_DEFAULTS.thresholdMode;
   if (thresholdMode !== 'f1' && thresholdMode !== 'precision' && thresholdMode !== 'fixed') {
     return { ok: false, error: `The threshold is set by f1, precision or fixed, not ${String(thresholdMode)}.` };
@@ -92,6 +84,7 @@ export function validateTopic(input: TopicInput, newId: () => string = () => cry
       form,
       window,
       urlTokens,
+      featureVersion,
       thresholdMode,
       ...(thresholdMode === 'precision' ? { targetPrecision: targetPrecision! } : {}),
     },

@@ -44,8 +44,8 @@ const HUMAN_SOURCES: ReadonlySet<LabelSource> = new Set(['user', 'page']);
 
 /** What a warm model was trained with; a topic with another signature needs retraining. */
 export function modelSignature(topic: Topic): string {
-  const { group, lexicon, urlTokens } = topicFeatureOptions(topic);
-  return JSON.stringify([group, topic.form, [...lexicon].sort(), urlTokens]);
+  const { group, lexicon, urlTokens, version } = topicFeatureOptions(topic);
+  return JSON.stringify([group, topic.form, [...lexicon].sort(), urlTokens, version]);
 }
 
 /**

@@ -15,11 +15,23 @@
  *   level d ∈ {0, …, L−1}: the link's target is d hops from the nearest on-topic page (level 0 =
  *   the target is on topic); the last level means "L−1 hops or more, or never".
  *
- * Model: multinomial Naive Bayes over the link classifier's features, Laplace-smoothed (α):
+ * Model: multinomial Naive Bayes over the link classifier's features, each level's word
+ * distribution smoothed towards the distribution pooled over all levels (a Dirichlet prior whose
+ * base measure is the pooled distribution: MacKay & Peto 1995, "A hierarchical Dirichlet
+ * language model"; Zhai & Lafferty 2001 for the same smoothing in retrieval), with the total
+ * pseudo-count Laplace would add, μ = α|V|:
  *
- *   θ_jd   = (Occ(Fj, d) + α) / (Tokens_d + α|V|)
+ *   q_j    = (Σ_d Occ(Fj, d) + α) / (Σ_d Tokens_d + α|V|)          the pooled distribution
+ *   θ_jd   = (Occ(Fj, d) + μ·q_j) / (Tokens_d + μ)
  *   P(d)   = (Count_d + α) / (N + Lα)
  *   P(d|x) = exp(logJoint_d − logSumExp_d' logJoint_d'),  logJoint_d = log P(d) + Σ_j x_j log θ_jd
+ *
+ * Why not Laplace's uniform α per feature: levels differ in size by orders of magnitude (one
+ * link at level 1 beside hundreds at level 3+ is common), and under Laplace a feature a small
+ * level never saw still gets α / (Tokens_d + α|V|), far more than a large level gives a feature
+ * it saw once, so every little-known feature (a calendar's dates, a host's name) votes for the
+ * smallest level and a crawl follows the calendar. Smoothed towards the pool, a level that saw
+ * little says little: unseen features get about their pooled rate in it.
  *
  * Expected discounted reward (the Q value of seed 001's eq. (2), Rennie & McCallum's
  * "future reward discounted by γ per hop"), a reward of 1 for reaching an on-topic page:
@@ -45,7 +57,7 @@ export const DEFAULT_GAMMA = 0.5;
 export interface LevelClassifierOptions {
   /** L, the number of levels (≥ 2). Default 4. */
   levels?: number;
-  /** Laplace pseudo-count α (> 0). Default 1. */
+  /** Pseudo-count α (> 0): the pooled prior's mass is α|V| (see the file header). Default 1. */
   alpha?: number;
 }
 
@@ -148,12 +160,17 @@ export class LevelClassifier {
     const logJoint = new Array<number>(L);
     for (let d = 0; d < L; d++) logJoint[d] = Math.log(this.#count[d]! + this.alpha) - Math.log(n + L * this.alpha);
     if (n > 0) {
-      const logDenominator = this.#tokens.map((tokens) => Math.log(tokens + this.alpha * vocabulary));
+      const mu = this.alpha * vocabulary;
+      const total = this.#tokens.reduce((a, b) => a + b, 0);
+      const logDenominator = this.#tokens.map((tokens) => Math.log(tokens + mu));
       for (const [feature, count] of x) {
         if (!(count > 0)) continue;
         const occ = this.#occurrences.get(feature);
         if (!occ) continue;
-        for (let d = 0; d < L; d++) logJoint[d]! += count * (Math.log(occ[d]! + this.alpha) - logDenominator[d]!);
+        let pooled = this.alpha;
+        for (let d = 0; d < L; d++) pooled += occ[d]!;
+        const prior = (mu * pooled) / (total + mu);
+        for (let d = 0; d < L; d++) logJoint[d]! += count * (Math.log(occ[d]! + prior) - logDenominator[d]!);
       }
     }
     let max = -Infinity;

@@ -12,7 +12,8 @@ import { locateJsonError } from './json-error.ts';
 import { LINKSCENT_DB_NAME, MODEL_FILE_VERSION, schemaString, tablesOf, TABLE_NAMES, type TableName } from './model-file-schema.ts';
 import { revive } from './model-file-values.ts';
 import { NaiveBayes } from './naive-bayes.ts';
-import type { ExampleRow, LabelSource, LevelFeatureRow, LevelHeaderRow, NbFeatureRow, NbHeaderRow } from './types.ts';
+import type { ExampleRow, LabelSource, LevelFeatureRow, LevelHeaderRow, NbFeatureRow, NbForm, NbHeaderRow } from './types.ts';
+import { NB_FORMS } from './nb-counts.ts';
 
 /** The file cannot be imported; its message is one line saying why. Nothing was changed. */
 export class ModelFileError extends Error {
@@ -138,10 +139,11 @@ function checkRows(name: TableName, rows: unknown[]): Row[] {
         text('name');
         for (const field of ['lexicon', 'positive', 'negative']) texts(field);
         if (row.featureGroup !== 1 && row.featureGroup !== 2) throw fail('"featureGroup" must be 1 or 2');
-        if (row.form !== 'bernoulli' && row.form !== 'multinomial') throw fail('"form" must be "bernoulli" or "multinomial"');
+        if (!NB_FORMS.includes(row.form as NbForm)) throw fail(`"form" must be one of ${NB_FORMS.join(', ')}`);
         if (typeof row.threshold !== 'number' || !(row.threshold >= 0 && row.threshold <= 1)) throw fail('"threshold" must lie in [0, 1]');
         if (typeof row.window !== 'number' || !(row.window > 0)) throw fail('"window" must be a number > 0');
         if (row.urlTokens !== undefined && typeof row.urlTokens !== 'boolean') throw fail('"urlTokens" must be true or false when given');
+        if (row.featureVersion !== undefined && row.featureVersion !== 1 && row.featureVersion !== 2) throw fail('"featureVersion" must be 1 or 2 when given');
         break;
       }
       case 'examples': {

@@ -13,13 +13,17 @@
  *   settings       &key                        SettingRow
  *   levelModels    &topic                      LevelHeaderRow: the level classifier (version 2)
  *   levelFeatures  &[topic+feature], topic     LevelFeatureRow (version 2)
+ *
+ * Version 3 adds no table: it marks the rows' new meanings, a topic's `featureVersion` and the
+ * `mixed` form, which code that knows only version 2 would misread (it would score a model with
+ * features it was not trained on), so such code must refuse the file, and does.
  */
 
 /** The database name the extension opens and every model file carries. */
 export const LINKSCENT_DB_NAME = 'linkscent';
 
 /** The newest format this code writes and reads. */
-export const MODEL_FILE_VERSION = 2;
+export const MODEL_FILE_VERSION = 3;
 
 /** Each version's new or changed stores (Dexie's `db.version(n).stores(...)` argument). */
 export const STORES_BY_VERSION = {
@@ -35,6 +39,7 @@ export const STORES_BY_VERSION = {
     levelModels: '&topic',
     levelFeatures: '&[topic+feature], topic',
   },
+  3: {},
 } as const;
 
 type Stores = typeof STORES_BY_VERSION;

@@ -5,7 +5,7 @@
  *
  *   P(Ci | x) ∝ P(Ci) · Π_j P(Fj | Ci)                 classes C0 = off topic, C1 = on topic
  *
- * Two event models, both Laplace-smoothed with pseudo-count α (default 1):
+ * Three event models, all Laplace-smoothed with pseudo-count α (default 1):
  *
  *   Bernoulli (seed 000, eq. 2):   P(Fj | Ci) = (Count(Fj, Ci) + α) / (Count_i + 2α)
  *     Count(Fj, Ci) = number of Ci examples containing Fj; Count_i = number of Ci examples.
@@ -16,6 +16,17 @@
  *   Multinomial:   θ_ji = (Occ(Fj, Ci) + α) / (Tokens_i + α|V|)
  *     Occ = occurrences of Fj over Ci's examples; Tokens_i = Σ_j Occ(Fj, Ci).
  *     log P(x | Ci) = Σ_{j∈x∩V} x_j · log θ_ji   (the multinomial coefficient cancels in P(Ci|x))
+ *
+ *   Mixed: the vocabulary splits into words W (`a:`, `c:`) and attributes A (`u:`, `d:`, `lex:`;
+ *   `isAttributeFeature`), and each part gets the event model that describes it (McCallum &
+ *   Nigam 1998, "A comparison of event models for Naive Bayes text classification", compare the
+ *   two on text; the product of the two likelihoods is still a Naive Bayes model, the parts
+ *   being independent given the class):
+ *     log P(x | Ci) = Σ_{j∈x∩W} x_j · log θ^W_ji                     θ^W_ji = (Occ(Fj, Ci) + α) / (Tokens^W_i + α|W|)
+ *                   + Σ_{j∈A} log(1 − P(Fj|Ci)) + Σ_{j∈x∩A} [log P(Fj|Ci) − log(1 − P(Fj|Ci))]
+ *     Words are drawn from a text, so the multinomial's counts suit them and the words a short
+ *     anchor lacks say little; a link's attributes are what it is (its URL lies under a directory
+ *     or it does not), so lacking the directory every on-topic link lies under is evidence.
  *
  *   Prior, smoothed like the likelihoods so that a class with no examples is improbable, not
  *   impossible (log 0 = −∞ would pin every score at 0 or 1):
@@ -32,14 +43,14 @@
  * Sign convention (one place): a score is P(+ | link) in [0, 1]; higher is crawled sooner. An
  * explanation weight > 0 pushes towards on topic.
  */
-import type { FeatureVector } from '../features/types.ts';
+import { isAttributeFeature, type FeatureVector } from '../features/types.ts';
 import { checkHeader, NB_FORMS, NbCounts, type NbRows } from './nb-counts.ts';
 import type { ClassPair, Contribution, Label, NbFeatureRow, NbForm, NbHeaderRow, Score } from './types.ts';
 
 export type { NbRows } from './nb-counts.ts';
 
 export interface NaiveBayesOptions {
-  /** Event model: 'bernoulli' (seed 000, eq. 2) or 'multinomial'. */
+  /** Event model: 'bernoulli' (seed 000, eq. 2), 'multinomial' or 'mixed' (see the file header). */
   form: NbForm;
   /** Laplace pseudo-count α, > 0. Default 1 (seed 000's "+1 / +2"). */
   alpha?: number;
@@ -71,7 +82,7 @@ export class NaiveBayes {
   #logAbsent: { counts: NbCounts; revision: number; value: ClassPair } | undefined;
 
   constructor(options: NaiveBayesOptions) {
-    if (!NB_FORMS.includes(options.form)) throw new Error(`NaiveBayes: form must be "bernoulli" or "multinomial", got ${JSON.stringify(options.form)}`);
+    if (!NB_FORMS.includes(options.form)) throw new Error(`NaiveBayes: form must be one of ${NB_FORMS.join(', ')}, got ${JSON.stringify(options.form)}`);
     const alpha = options.alpha ?? 1;
     if (!(alpha > 0) || !Number.isFinite(alpha)) throw new Error(`NaiveBayes: alpha must be a finite number > 0, got ${String(alpha)}`);
     this.form = options.form;
@@ -139,7 +150,7 @@ export class NaiveBayes {
       for (const n of x.values()) if (n > 0) unseen++;
       return { p: 0.5, logOdds: 0, top: [], untrained: true, unseen };
     }
-    const logLikelihood: ClassPair = this.form === 'bernoulli' ? [...this.#logAbsentPerClass()] : [0, 0];
+    const logLikelihood: ClassPair = this.form === 'multinomial' ? [0, 0] : [...this.#logAbsentPerClass()];
     const contributions: Contribution[] = [];
     let unseen = 0;
     for (const [feature, n] of x) {
@@ -151,12 +162,15 @@ export class NaiveBayes {
       }
       let term0: number;
       let term1: number;
-      if (this.form === 'bernoulli') {
+      if (this.form === 'bernoulli' || (this.form === 'mixed' && isAttributeFeature(feature))) {
         term0 = this.#logPresence(featureCounts.count[0], 0);
         term1 = this.#logPresence(featureCounts.count[1], 1);
+      } else if (this.form === 'multinomial') {
+        term0 = n * this.#logTheta(featureCounts.occurrences[0], counts.tokens[0], counts.features.size);
+        term1 = n * this.#logTheta(featureCounts.occurrences[1], counts.tokens[1], counts.features.size);
       } else {
-        term0 = n * this.#logTheta(featureCounts.occurrences[0], 0);
-        term1 = n * this.#logTheta(featureCounts.occurrences[1], 1);
+        term0 = n * this.#logTheta(featureCounts.occurrences[0], counts.wordTokens[0], counts.wordVocabulary);
+        term1 = n * this.#logTheta(featureCounts.occurrences[1], counts.wordTokens[1], counts.wordVocabulary);
       }
       logLikelihood[0] += term0;
       logLikelihood[1] += term1;
@@ -212,29 +226,36 @@ export class NaiveBayes {
     return Math.log(countFeature + this.alpha) - Math.log(this.#counts.count[i] - countFeature + this.alpha);
   }
 
-  /** log θ_ji = log(Occ(Fj,Ci) + α) − log(Tokens_i + α|V|): multinomial Laplace (cf. Han et al. 2010, eq. (2)). */
-  #logTheta(occurrences: number, i: Label): number {
-    return Math.log(occurrences + this.alpha) - Math.log(this.#counts.tokens[i] + this.alpha * this.#counts.features.size);
+  /**
+   * log θ_ji = log(Occ(Fj,Ci) + α) − log(Tokens_i + α|V|): multinomial Laplace (cf. Han et al.
+   * 2010, eq. (2)), over the whole vocabulary or, in the mixed form, over its words.
+   */
+  #logTheta(occurrences: number, tokens: number, vocabulary: number): number {
+    return Math.log(occurrences + this.alpha) - Math.log(tokens + this.alpha * vocabulary);
   }
 
   /**
-   * Σ_{j∈V} log(1 − P(Fj|Ci)) = Σ_k H_i[k] · log(Count_i − k + α) − |V| · log(Count_i + 2α), with
-   * H_i[k] = number of features with Count(Fj,Ci) = k (Han et al. 2010, eq. (2)). Cached until the
-   * counts change.
+   * Σ_{j} log(1 − P(Fj|Ci)) over the features the form models as Bernoulli (all of V, or the
+   * attributes A in the mixed form) = Σ_k H_i[k] · log(Count_i − k + α) − |H_i| · log(Count_i + 2α),
+   * with H_i[k] = number of those features with Count(Fj,Ci) = k (Han et al. 2010, eq. (2)).
+   * Cached until the counts change.
    */
   #logAbsentPerClass(): ClassPair {
     const counts = this.#counts;
     const cached = this.#logAbsent;
     if (cached?.counts === counts && cached.revision === counts.revision) return cached.value;
+    const histograms = this.form === 'mixed' ? counts.attributeHistogram : counts.countHistogram;
     const value: ClassPair = [0, 0];
     for (const i of [0, 1] as const) {
-      const histogram = counts.countHistogram[i];
       let sum = 0;
-      for (let k = 0; k < histogram.length; k++) {
-        const features = histogram[k];
-        if (features) sum += features * Math.log(counts.count[i] - k + this.alpha);
+      let features = 0;
+      // In key order, so the same counts always sum to the same float however they were reached.
+      for (const k of [...histograms[i].keys()].sort((a, b) => a - b)) {
+        const n = histograms[i].get(k)!;
+        sum += n * Math.log(counts.count[i] - k + this.alpha);
+        features += n;
       }
-      value[i] = sum - counts.features.size * Math.log(counts.count[i] + 2 * this.alpha);
+      value[i] = sum - features * Math.log(counts.count[i] + 2 * this.alpha);
     }
     this.#logAbsent = { counts, revision: counts.revision, value };
     return value;

@@ -6,7 +6,7 @@
  * Symbols follow Han et al. 2010, eq. (2): Count_i is `count[i]`, Count(Fj, Ci) is
  * `features.get(Fj).count[i]`.
  */
-import type { FeatureVector } from '../features/types.ts';
+import { isAttributeFeature, type FeatureVector } from '../features/types.ts';
 import type { ClassPair, Label, NbFeatureRow, NbForm, NbHeaderRow } from './types.ts';
 
 /** One feature's counts per class. */
@@ -24,17 +24,22 @@ export interface NbRows {
 }
 
 const LABELS: readonly Label[] = [0, 1];
-export const NB_FORMS: readonly NbForm[] = ['bernoulli', 'multinomial'];
+export const NB_FORMS: readonly NbForm[] = ['bernoulli', 'multinomial', 'mixed'];
 
 /**
- * The event model of a new topic. Not seed 000's Bernoulli form: on the imbalanced labels that
- * pattern labeling gives (137 on-topic links among 10,023 on the crawl bench), the Bernoulli
- * form's absent-feature terms tax the small class so hard that no link reaches P(+) 0.5
- * (held-out recall 0, with AUC 0.95: it ranks well but never says yes), so a topic would
- * highlight nothing. The multinomial form, on the same split: F1 0.45 (precision 0.31, recall
- * 0.82), AUC 0.96. Bernoulli stays one choice away (`--form`, the options page).
+ * The event model of a new topic: `mixed`, multinomial over words and Bernoulli over a link's
+ * attributes (its URL's tokens and directories, the lexicon flags), each event model on the
+ * features it describes (`naive-bayes.ts`). Not seed 000's Bernoulli form over everything: on the
+ * imbalanced labels pattern labeling gives (137 on-topic links among 10,023 on the crawl bench),
+ * the absent-word terms tax the small class so hard that no link reaches P(+) 0.5. Not the plain
+ * multinomial form: it takes no evidence from what a link lacks, so a link under none of the
+ * on-topic directories but with the topic's words (Basic's "Fix 函数" for a Calc topic taught on
+ * Calc's function pages) scores as on topic (`npm run bench -- lens` compares the three).
  */
-export const DEFAULT_NB_FORM: NbForm = 'multinomial';
+export const DEFAULT_NB_FORM: NbForm = 'mixed';
+
+/** A count histogram: k → how many features of a set have Count(F, Ci) = k (absent keys: none). */
+export type CountHistogram = Map<number, number>;
 
 export class NbCounts {
   /** Count_i: examples per class. */
@@ -44,11 +49,18 @@ export class NbCounts {
   /** The vocabulary V: every feature with a count in either class. */
   readonly features = new Map<string, FeatureCounts>();
   /**
-   * countHistogram[i][k] = how many features of V have Count(F, Ci) = k. Σ_F log(1 − P(F|Ci))
-   * depends on the features only through these numbers, so the Bernoulli form can refresh it in
-   * O(distinct k) instead of O(|V|), summing in the same order however the counts were reached.
+   * countHistogram[i]: how many features of V have each Count(F, Ci). Σ_F log(1 − P(F|Ci))
+   * depends on the features only through these numbers, so the Bernoulli form refreshes it in
+   * O(distinct counts), not O(|V|) (nor O(Count_i), whatever a file claims), summing in one order
+   * however the counts were reached. `attributeHistogram`: the same over attribute features
+   * only, for the mixed form.
    */
-  readonly countHistogram: [number[], number[]] = [[], []];
+  readonly countHistogram: [CountHistogram, CountHistogram] = [new Map(), new Map()];
+  readonly attributeHistogram: [CountHistogram, CountHistogram] = [new Map(), new Map()];
+  /** Σ occurrences of word (non-attribute) features per class: the mixed form's multinomial denominator. */
+  readonly wordTokens: ClassPair = [0, 0];
+  /** How many features of V are words: |V_W|. */
+  wordVocabulary = 0;
   /** Bumped on every change, so caches derived from the counts know when they are stale. */
   revision = 0;
 
@@ -61,16 +73,18 @@ export class NbCounts {
     checkLabel(y);
     const present = presentFeatures(x);
     for (const [feature, n] of present) {
+      const attribute = isAttributeFeature(feature);
       let counts = this.features.get(feature);
       if (!counts) {
         counts = { count: [0, 0], occurrences: [0, 0] };
         this.features.set(feature, counts);
-        for (const i of LABELS) bump(this.countHistogram[i], 0, +1);
+        this.#enter(attribute, counts, +1);
       }
-      this.#move(y, counts.count[y], counts.count[y] + 1);
+      this.#move(y, attribute, counts.count[y], counts.count[y] + 1);
       counts.count[y] += 1;
       counts.occurrences[y] += n;
       this.tokens[y] += n;
+      if (!attribute) this.wordTokens[y] += n;
     }
     this.count[y] += 1;
     this.revision++;
@@ -91,14 +105,16 @@ export class NbCounts {
       }
     }
     for (const [feature, n] of present) {
+      const attribute = isAttributeFeature(feature);
       const counts = this.features.get(feature)!;
-      this.#move(y, counts.count[y], counts.count[y] - 1);
+      this.#move(y, attribute, counts.count[y], counts.count[y] - 1);
       counts.count[y] -= 1;
       counts.occurrences[y] -= n;
       this.tokens[y] -= n;
+      if (!attribute) this.wordTokens[y] -= n;
       if (counts.count[0] === 0 && counts.count[1] === 0) {
+        this.#enter(attribute, counts, -1);
         this.features.delete(feature);
-        for (const i of LABELS) bump(this.countHistogram[i], 0, -1);
       }
     }
     this.count[y] -= 1;
@@ -150,8 +166,9 @@ export class NbCounts {
         tokens[i] += row.occurrences[i];
       }
       if (row.count[0] === 0 && row.count[1] === 0) throw new Error(`model rows: ${where} has no count in either class`);
-      counts.features.set(row.feature, { count: [row.count[0], row.count[1]], occurrences: [row.occurrences[0], row.occurrences[1]] });
-      for (const i of LABELS) bump(counts.countHistogram[i], row.count[i], +1);
+      const featureCounts: FeatureCounts = { count: [row.count[0], row.count[1]], occurrences: [row.occurrences[0], row.occurrences[1]] };
+      counts.features.set(row.feature, featureCounts);
+      counts.#enter(isAttributeFeature(row.feature), featureCounts, +1);
     }
     if (counts.features.size !== header.vocabularySize) {
       throw new Error(`model rows: the header says ${header.vocabularySize} features but ${counts.features.size} rows were given`);
@@ -166,10 +183,24 @@ export class NbCounts {
     return counts;
   }
 
-  /** Moves one feature of class i's histogram from bucket `from` to bucket `to`. */
-  #move(i: Label, from: number, to: number): void {
+  /** Moves one feature of class i's histograms from bucket `from` to bucket `to`. */
+  #move(i: Label, attribute: boolean, from: number, to: number): void {
     bump(this.countHistogram[i], from, -1);
     bump(this.countHistogram[i], to, +1);
+    if (attribute) {
+      bump(this.attributeHistogram[i], from, -1);
+      bump(this.attributeHistogram[i], to, +1);
+    }
+  }
+
+  /** A feature with `counts` enters V (`by` +1) or leaves it (−1): histograms and word totals follow. */
+  #enter(attribute: boolean, counts: FeatureCounts, by: 1 | -1): void {
+    for (const i of LABELS) {
+      bump(this.countHistogram[i], counts.count[i], by);
+      if (attribute) bump(this.attributeHistogram[i], counts.count[i], by);
+      else this.wordTokens[i] += by * counts.occurrences[i];
+    }
+    if (!attribute) this.wordVocabulary += by;
   }
 }
 
@@ -179,7 +210,7 @@ export function checkHeader(header: unknown): asserts header is NbHeaderRow {
   const h = header as Partial<NbHeaderRow>;
   if (typeof h.topic !== 'string') throw new Error('model rows: the header has no "topic"');
   if (h.rowsVersion !== 1) throw new Error(`model rows: version ${String(h.rowsVersion)} is not supported (expected 1)`);
-  if (!NB_FORMS.includes(h.form as NbForm)) throw new Error(`model rows: "form" must be "bernoulli" or "multinomial", got ${JSON.stringify(h.form)}`);
+  if (!NB_FORMS.includes(h.form as NbForm)) throw new Error(`model rows: "form" must be ${NB_FORMS.map((f) => `"${f}"`).join(', ')}, got ${JSON.stringify(h.form)}`);
   if (typeof h.alpha !== 'number' || !(h.alpha > 0) || !Number.isFinite(h.alpha)) {
     throw new Error(`model rows: "alpha" must be a number > 0, got ${JSON.stringify(h.alpha)}`);
   }
@@ -215,7 +246,8 @@ function isCount(n: unknown): n is number {
   return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 }
 
-function bump(histogram: number[], k: number, by: number): void {
-  histogram[k] = (histogram[k] ?? 0) + by;
-  while (histogram.length > 0 && histogram[histogram.length - 1] === 0) histogram.pop();
+function bump(histogram: CountHistogram, k: number, by: number): void {
+  const n = (histogram.get(k) ?? 0) + by;
+  if (n === 0) histogram.delete(k);
+  else histogram.set(k, n);
 }

@@ -6,5 +6,5 @@ import type { FeatureOptions } from '../features/types.ts';
 import type { Topic } from './types.ts';
 
 export function topicFeatureOptions(topic: Topic): FeatureOptions {
-  return { group: topic.featureGroup, lexicon: topic.lexicon, urlTokens: topic.urlTokens === true };
+  return { group: topic.featureGroup, lexicon: topic.lexicon, urlTokens: topic.urlTokens === true, version: topic.featureVersion ?? 1 };
 }

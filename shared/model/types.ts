@@ -2,7 +2,7 @@
  * Shared record types of the model and its training data, as stored in the one Dexie schema
  * (`db-schema.ts`) and as written in JSON lines by the companion.
  */
-import type { FeatureGroup } from '../features/types.ts';
+import type { FeatureGroup, FeatureVersion } from '../features/types.ts';
 
 /** 1 = on topic, 0 = off topic. A number, not a boolean: IndexedDB cannot index booleans. */
 export type Label = 0 | 1;
@@ -27,7 +27,8 @@ export interface LabeledLink {
 }
 
 /** Naive Bayes event model. */
-export type NbForm = 'bernoulli' | 'multinomial';
+/** Naive Bayes event model (`naive-bayes.ts` has each one's formulas). */
+export type NbForm = 'bernoulli' | 'multinomial' | 'mixed';
 
 /** A topic: what the user is collecting, and how its links are featurised and judged. */
 export interface Topic {
@@ -53,6 +54,12 @@ export interface Topic {
    * files written before it existed still read.
    */
   urlTokens?: boolean;
+  /**
+   * The feature rules the topic's model was trained with (`FeatureVersion`,
+   * `features/types.ts`). Absent: 1, as in every topic written before versions existed, which so
+   * keep scoring as they did; new topics and new model files get `FEATURE_VERSION`.
+   */
+  featureVersion?: FeatureVersion;
   /**
    * How `threshold` is chosen (issue 12): 'f1' = calibrated on held-out examples to the F1-best
    * cut; 'precision' = the lowest cut whose held-out precision reaches `targetPrecision`;

@@ -10,14 +10,16 @@
  * Both count each link context once (`exampleKey`): a context repeated across the split would
  * be tested on what it was trained with.
  */
+import { FEATURE_VERSION } from '../../../shared/features/types.ts';
 import type { LabeledLink, NbForm } from '../../../shared/model/types.ts';
 import { NB_FORMS } from '../../../shared/model/nb-counts.ts';
 import { TOPIC_DEFAULTS } from '../../../shared/model/topic-defaults.ts';
 import type { Args } from '../args.ts';
 import { CliFailure, UsageError } from '../errors.ts';
 import type { CliIo } from '../io.ts';
+import { urlTokensFlag } from '../url-tokens-flag.ts';
 
-const SPLIT_ONLY = ['seed', 'lexicon', 'form', 'url-tokens'] as const;
+const SPLIT_ONLY = ['seed', 'lexicon', 'form', 'url-tokens', 'no-url-tokens'] as const;
 
 export async function run(args: Args, io: CliIo): Promise<void> {
   const [labeledPath] = args.positionals as [string];
@@ -80,9 +82,9 @@ async function evalSplit(args: Args, io: CliIo, labeledPath: string, options: Sp
     );
   }
   const tokenizer = loadNodeTokenizer();
-  const urlTokens = args.flag('url-tokens');
+  const urlTokens = urlTokensFlag(args);
   const measure = (group: 1 | 2) => {
-    const features = { group, lexicon, urlTokens };
+    const features = { group, lexicon, urlTokens, version: FEATURE_VERSION };
     const model = trainLinkModel(train, tokenizer, features, options.form);
     return reportOf(evaluateLinkModel(model, test, tokenizer, features, options.threshold));
   };

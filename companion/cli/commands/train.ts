@@ -3,17 +3,18 @@
  * pages), written as the Dexie export file the extension imports; or, with --pages, the page
  * classifier (seed 004) that judges crawled pages.
  */
-import type { FeatureGroup } from '../../../shared/features/types.ts';
+import { FEATURE_VERSION, type FeatureGroup } from '../../../shared/features/types.ts';
 import type { NbForm } from '../../../shared/model/types.ts';
 import { labelsAnything } from '../../../shared/labels/pattern-labels.ts';
 import { NB_FORMS } from '../../../shared/model/nb-counts.ts';
 import type { Args } from '../args.ts';
 import { CliFailure, UsageError } from '../errors.ts';
 import { patternsFromFlags } from '../pattern-flags.ts';
+import { urlTokensFlag } from '../url-tokens-flag.ts';
 import type { CliIo } from '../io.ts';
 import { DEFAULT_TOPIC } from '../specs.ts';
 
-const LINK_ONLY = ['features', 'lexicon', 'form', 'topic', 'window', 'threshold', 'url-tokens', 'positive', 'negative'] as const;
+const LINK_ONLY = ['features', 'lexicon', 'form', 'topic', 'window', 'threshold', 'url-tokens', 'no-url-tokens', 'positive', 'negative'] as const;
 const PAGES_ONLY = ['top-k', 'delay-ms'] as const;
 
 export async function run(args: Args, io: CliIo): Promise<void> {
@@ -26,7 +27,7 @@ export async function run(args: Args, io: CliIo): Promise<void> {
   const form = args.choice<NbForm>('form', NB_FORMS);
   const window = args.positiveInt('window');
   const threshold = args.number('threshold', { min: 0, max: 1, what: 'a probability from 0 to 1' });
-  const urlTokens = args.flag('url-tokens');
+  const urlTokens = urlTokensFlag(args);
   const positive = args.list('positive');
   const negative = args.list('negative');
   const patterns = patternsFromFlags(positive, negative); // a bad pattern is bad usage, before any work
@@ -52,7 +53,7 @@ export async function run(args: Args, io: CliIo): Promise<void> {
   const topicName = args.string('topic') ?? commonTopic(examples.map((example) => example.topic)) ?? DEFAULT_TOPIC;
 
   const tokenizer = loadNodeTokenizer();
-  const features = { group, lexicon, urlTokens };
+  const features = { group, lexicon, urlTokens, version: FEATURE_VERSION };
   const model = trainLinkModel(examples, tokenizer, features, form);
   // The level classifier (future value) needs the links' graph to show more than one distance;
   // examples without one (marked by hand, say) train the link classifier alone.
@@ -69,6 +70,7 @@ export async function run(args: Args, io: CliIo): Promise<void> {
     form,
     window,
     urlTokens,
+    featureVersion: FEATURE_VERSION,
     positive,
     negative,
     model,

@@ -122,8 +122,11 @@ describe('linkscent: bad usage exits 2 with one line', () => {
 
   it('--features outside 1|2 and a bad --form', async () => {
     await expectOneLineFailure(['train', 'a.jsonl', '--out', 'm.json', '--features', '3'], 2, /^linkscent train: --features must be one of 1, 2, got "3"$/);
-    await expectOneLineFailure(['train', 'a.jsonl', '--out', 'm.json', '--form', 'gaussian'], 2, /--form must be one of bernoulli, multinomial, got "gaussian"/);
+    await expectOneLineFailure(['train', 'a.jsonl', '--out', 'm.json', '--form', 'gaussian'], 2, /--form must be one of bernoulli, multinomial, mixed, got "gaussian"/);
   });
+
+  it('--url-tokens with --no-url-tokens', () =>
+    expectOneLineFailure(['train', 'a.jsonl', '--out', 'm.json', '--url-tokens', '--no-url-tokens'], 2, /^linkscent train: --url-tokens and --no-url-tokens contradict each other; give one$/));
 
   it('eval: --split outside (0, 1), and neither --model nor --split', async () => {
     await expectOneLineFailure(['eval', 'a.jsonl', '--split', '1.5'], 2, /^linkscent eval: --split must be a fraction between 0 and 1 \(exclusive\), got "1.5"$/);

@@ -67,15 +67,21 @@ describe('loadLinkModel', () => {
 });
 
 describe('saveLinkModel, then loadLinkModel', () => {
-  it('round-trips the topic and its feature options, urlTokens included (Topic.urlTokens)', async () => {
+  it('round-trips the topic and its feature options, urlTokens and the feature version included', async () => {
     const { dir, cleanup } = tempDir('linkscent-model-');
     cleanups.push(cleanup);
     const path = join(dir, 'model.json');
     const { id: _id, positive: _p, negative: _n, ...fields } = topic('x');
-    await saveLinkModel(path, { ...fields, name: 'finance', urlTokens: true, model: trained(), examples: [] });
+    await saveLinkModel(path, { ...fields, name: 'finance', urlTokens: true, featureVersion: 2, model: trained(), examples: [] });
     const loaded = await loadLinkModel(path);
-    expect(loaded.topic).toMatchObject({ name: 'finance', urlTokens: true, positive: [], negative: [] });
-    expect(loaded.features).toEqual({ group: 2, lexicon: [], urlTokens: true });
+    expect(loaded.topic).toMatchObject({ name: 'finance', urlTokens: true, featureVersion: 2, positive: [], negative: [] });
+    expect(loaded.features).toEqual({ group: 2, lexicon: [], urlTokens: true, version: 2 });
+  });
+
+  it('scores a file without a feature version (written before versions existed) with version 1', async () => {
+    const loaded = await loadLinkModel(await modelFile(['finance'], ['finance']));
+    expect(loaded.topic.featureVersion).toBeUndefined();
+    expect(loaded.features.version).toBe(1);
   });
 
   it('reads a topic without urlTokens (an extension topic, an older file) as no URL tokens', async () => {

@@ -149,7 +149,7 @@ describe('model file round trip', () => {
   it.each([false, true])('export → file text → import (replace: %s) into a fresh db: same examples, identical scores', async (replace) => {
     const { db, model } = await filledDb();
     const text = await fileText(db);
-    expect(JSON.parse(text)).toMatchObject({ formatName: 'dexie', formatVersion: 1, data: { databaseName: 'linkscent', databaseVersion: 2 } });
+    expect(JSON.parse(text)).toMatchObject({ formatName: 'dexie', formatVersion: 1, data: { databaseName: 'linkscent', databaseVersion: 3 } });
 
     const target = await freshDb();
     const summary = await importModelFile(target, text, { replace });
@@ -234,7 +234,7 @@ describe('a bad model file is rejected in one clear line, and nothing changes', 
   const cases: [string, Bad, RegExp][] = [
     ['truncated JSON', { cut: (good) => good.slice(0, Math.floor(good.length / 2)) }, /^corrupt model file: invalid JSON at position \d+ \(line 1, column \d+\): the text ends early \(truncated\?\)$/],
     ['JSON that is not a Dexie export', '{"hello": "world"}', /^not a LinkScent model file: not a Dexie export \(no "formatName": "dexie"\)$/],
-    ['a newer format', (f) => (f.data.databaseVersion = 7), /^unsupported model file: written by a newer LinkScent \(format 7; this LinkScent reads up to 2\): update LinkScent$/],
+    ['a newer format', (f) => (f.data.databaseVersion = 7), /^unsupported model file: written by a newer LinkScent \(format 7; this LinkScent reads up to 3\): update LinkScent$/],
     ['missing rows', (f) => f.data.data[1].rows.pop(), /^corrupt model file: table 'examples' lists 40 rows but holds 39$/],
     ['counts that do not add up', (f) => (f.data.data[3].rows[0].count = [999, 0]), /^corrupt model file: model of topic 'finance': feature row "a:[^"]+": count 999 in class 0 exceeds the class's 20 examples$/],
     ['a level model of one level', (f) => (f.data.data[6].rows[0].levels = 1), /^corrupt model file: level model of topic 'finance': "levels" must be a whole number ≥ 2, got 1$/],

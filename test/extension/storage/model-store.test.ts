@@ -43,10 +43,10 @@ async function freshDb(factory?: IDBFactory) {
 }
 
 describe('db schema', () => {
-  it('has the eight tables of format version 2, in the codec\'s order, named "linkscent"', async () => {
+  it('has the eight tables of format version 3, in the codec\'s order, named "linkscent"', async () => {
     const db = await freshDb();
     expect(db.name).toBe(LINKSCENT_DB_NAME);
-    expect(db.verno).toBe(2);
+    expect(db.verno).toBe(3);
     expect(db.tables.map((t) => t.name)).toEqual(TABLE_NAMES);
     expect(db.examples.schema.primKey.auto).toBe(true);
     expect(db.examples.schema.idxByName['[topic+key]']?.unique).toBe(true);
@@ -62,7 +62,7 @@ describe('db schema', () => {
   });
 });
 
-describe('the upgrade from version 1 to 2', () => {
+describe('the upgrade from version 1 to the current version', () => {
   it('adds the level tables and keeps every row of a version-1 database', async () => {
     const factory = new IDBFactory();
     const v1 = new Dexie(LINKSCENT_DB_NAME, { indexedDB: factory, IDBKeyRange });
@@ -80,7 +80,7 @@ describe('the upgrade from version 1 to 2', () => {
     v1.close();
 
     const db = await freshDb(factory);
-    expect(db.verno).toBe(2);
+    expect(db.verno).toBe(3);
     for (const [name, rows] of Object.entries(before)) expect(await db.table(name).toArray()).toEqual(rows);
     expect(await db.levelModels.count()).toBe(0);
     await db.levelModels.put({ topic: 't', rowsVersion: 1, levels: 3, alpha: 1, count: [1, 0, 0], tokens: [1, 0, 0], vocabularySize: 1, savedAt: 3 });

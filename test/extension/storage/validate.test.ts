@@ -14,9 +14,10 @@ describe('topic validation', () => {
         negative: [],
         threshold: 0.5,
         featureGroup: 2,
-        form: 'multinomial',
+        form: 'mixed',
         window: 80,
         urlTokens: true,
+        featureVersion: 2,
         thresholdMode: 'f1',
       },
     });

@@ -68,8 +68,38 @@ describe('linkFeatures', () => {
     expect([...linkFeatures(context, tokenizer, DEFAULT_FEATURE_OPTIONS).keys()].some((k) => k.startsWith('u:'))).toBe(false);
   });
 
-  it('defaults to group 2, no lexicon, no URL tokens, and is frozen', () => {
-    expect(DEFAULT_FEATURE_OPTIONS).toEqual({ group: 2, lexicon: [], urlTokens: false });
+  it('version 2: every feature is present or absent, and URL features add query words, hosts and directories', () => {
+    const menu: LinkContext = {
+      url: 'https://finance.sina.com.cn/stock/gupiao/list.php?cat=fund&sid=a93f27c1b&page=2',
+      pageUrl: 'https://www.sina.com.cn/',
+      anchor: '股票 股票',
+      before: '基金 股票',
+      after: '基金',
+    };
+    expect(linkFeatures(menu, tokenizer, options({ group: 2, urlTokens: true, version: 2 }))).toEqual(
+      new Map<string, number>([
+        ['a:股票', 1],
+        ['c:基金', 1],
+        ['c:股票', 1],
+        // u: host and path words, then the query's words: not the session id, not the number
+        ['u:finance', 1], ['u:sina', 1], ['u:stock', 1], ['u:gupiao', 1], ['u:list', 1], ['u:cat', 1], ['u:fund', 1], ['u:sid', 1], ['u:page', 1],
+        // d: the domains from the top, then the directories (the file name is none)
+        ['d:cn', 1], ['d:com.cn', 1], ['d:sina.com.cn', 1], ['d:finance.sina.com.cn', 1],
+        ['d:finance.sina.com.cn/stock', 1], ['d:finance.sina.com.cn/stock/gupiao', 1],
+      ]),
+    );
+    // Version 1 keeps counting words, and its URL tokens ignore the query.
+    const v1 = linkFeatures(menu, tokenizer, options({ group: 2, urlTokens: true, version: 1 }));
+    expect(v1.get('a:股票')).toBe(2);
+    expect(v1.has('u:fund') || [...v1.keys()].some((k) => k.startsWith('d:'))).toBe(false);
+  });
+
+  it('rejects an unknown feature version', () => {
+    expect(() => linkFeatures(context, tokenizer, options({ version: 3 as never }))).toThrow(RangeError);
+  });
+
+  it('defaults to group 2, no lexicon, no URL tokens, version 1, and is frozen', () => {
+    expect(DEFAULT_FEATURE_OPTIONS).toEqual({ group: 2, lexicon: [], urlTokens: false, version: 1 });
     expect(Object.isFrozen(DEFAULT_FEATURE_OPTIONS)).toBe(true);
     expect(Object.isFrozen(DEFAULT_FEATURE_OPTIONS.lexicon)).toBe(true);
   });

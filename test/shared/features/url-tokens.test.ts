@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadNodeTokenizer } from '../../../companion/platform/jieba-node.ts';
-import { urlTokens } from '../../../shared/features/url-tokens.ts';
+import { urlDirectories, urlTokens } from '../../../shared/features/url-tokens.ts';
 
 const tokenizer = loadNodeTokenizer();
 
@@ -30,5 +30,38 @@ describe('urlTokens', () => {
     expect(urlTokens('mailto:someone@example.com', tokenizer)).toEqual([]);
     expect(urlTokens('javascript:void(0)', tokenizer)).toEqual([]);
     expect(urlTokens('http://[::1]:3000/news', tokenizer)).toEqual(['news']);
+  });
+});
+
+describe('urlTokens with the query (feature version 2)', () => {
+  it('keeps the query words, and never an id, a hash or a number', () => {
+    expect(urlTokens('http://127.0.0.2/help/text/scalc/01/04060101.html?DbPAR=CALC&System=UNIX#bm', tokenizer, { query: true })).toEqual([
+      'help', 'text', 'scalc', 'dbpar', 'calc', 'system', 'unix',
+    ]);
+    expect(urlTokens('http://x.org/view?id=8812731&s=3f9a2c7e5b1d&q=A+股票', tokenizer, { query: true })).toEqual(['x', 'view', 'id', 's', 'q', 'a', '股票']);
+    expect(urlTokens('http://x.org/p?DbPAR=CALC', tokenizer)).toEqual(['x', 'p']);
+  });
+
+  it('names nothing by an IP address', () => {
+    expect(urlTokens('http://127.0.0.2:8471/usr/share/doc', tokenizer)).toEqual(['usr', 'share', 'doc']);
+  });
+});
+
+describe('urlDirectories', () => {
+  it('gives the domains from the top, then each directory above the file', () => {
+    expect(urlDirectories('https://Finance.Sina.com.cn/stock/us/2024.shtml?x=1')).toEqual([
+      'cn', 'com.cn', 'sina.com.cn', 'finance.sina.com.cn', 'finance.sina.com.cn/stock', 'finance.sina.com.cn/stock/us',
+    ]);
+  });
+
+  it('takes an address as one host, and a URL ending in / as its own last directory', () => {
+    expect(urlDirectories('http://127.0.0.2:8471/text/scalc/')).toEqual(['127.0.0.2', '127.0.0.2/text', '127.0.0.2/text/scalc']);
+    expect(urlDirectories('http://[::1]:3000/a/b.html')).toEqual(['[::1]', '[::1]/a']);
+  });
+
+  it('gives nothing for a URL without a host, and stops at twelve directories', () => {
+    expect(urlDirectories('mailto:someone@example.com')).toEqual([]);
+    const deep = `http://x.org/${Array.from({ length: 20 }, (_, i) => `d${i}`).join('/')}/f.html`;
+    expect(urlDirectories(deep)).toHaveLength(2 + 12);
   });
 });

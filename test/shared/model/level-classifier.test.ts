@@ -9,16 +9,31 @@ const fv = (...words: string[]) => {
 
 describe('LevelClassifier', () => {
   it('computes the multinomial posterior of a hand-worked example', () => {
-    // Two levels, α = 1. Level 0: "calc calc"; level 1: "hub". V = {calc, hub}.
+    // Two levels, α = 1. Level 0: "calc calc"; level 1: "hub". V = {calc, hub}, μ = α|V| = 2.
     const model = new LevelClassifier({ levels: 2 });
     model.add(fv('calc', 'calc'), 0);
     model.add(fv('hub'), 1);
-    // P(0) = P(1) = (1+1)/(2+2) = 1/2.
-    // θ(calc|0) = (2+1)/(2+2) = 3/4; θ(calc|1) = (0+1)/(1+2) = 1/3.
-    // P(0 | calc) = (1/2·3/4) / (1/2·3/4 + 1/2·1/3) = (3/4) / (3/4 + 1/3) = 9/13.
+    // P(0) = P(1) = (1+1)/(2+2) = 1/2. Pooled: q(calc) = (2+0+1)/(3+2) = 3/5.
+    // θ(calc|0) = (2 + 2·3/5)/(2+2) = 4/5; θ(calc|1) = (0 + 2·3/5)/(1+2) = 2/5.
+    // P(0 | calc) = (4/5) / (4/5 + 2/5) = 2/3.
     const [p0, p1] = model.posterior(fv('calc'));
-    expect(p0).toBeCloseTo(9 / 13, 12);
-    expect(p1).toBeCloseTo(4 / 13, 12);
+    expect(p0).toBeCloseTo(2 / 3, 12);
+    expect(p1).toBeCloseTo(1 / 3, 12);
+  });
+
+  it('does not let a feature a small level never saw vote for it', () => {
+    // Level 0: 100 links "a b c d e", one of them also "z"; level 1: one link "hub". V has 7 features.
+    // Laplace would give θ(z|1) = 1/(1+7) = 0.125 against θ(z|0) = 2/(501+7) ≈ 0.004: "z" would
+    // make level 1 thirty times likelier, though level 1 never saw it. Smoothed towards the pool,
+    // θ(z|1) is about z's pooled rate: the odds move by less than 2.
+    const model = new LevelClassifier({ levels: 2 });
+    for (let i = 0; i < 100; i++) model.add(i === 0 ? fv('a', 'b', 'c', 'd', 'e', 'z') : fv('a', 'b', 'c', 'd', 'e'), 0);
+    model.add(fv('hub'), 1);
+    const [prior0, prior1] = model.posterior(fv('never-seen'));
+    const [p0, p1] = model.posterior(fv('z'));
+    const oddsMoved = p1! / p0! / (prior1! / prior0!);
+    expect(oddsMoved).toBeLessThan(2);
+    expect(oddsMoved).toBeGreaterThan(0);
   });
 
   it('gives a posterior that sums to one, the prior for unseen features, uniform untrained', () => {

@@ -63,7 +63,7 @@ describe('round trips', () => {
   it('writes the Dexie export header, every table with its schema and count, no white space', () => {
     const file = JSON.parse(encodeModelFile(content()));
     expect(Object.keys(file)).toEqual(['formatName', 'formatVersion', 'data']);
-    expect(file).toMatchObject({ formatName: 'dexie', formatVersion: 1, data: { databaseName: 'linkscent', databaseVersion: 2 } });
+    expect(file).toMatchObject({ formatName: 'dexie', formatVersion: 1, data: { databaseName: 'linkscent', databaseVersion: 3 } });
     expect(file.data.tables).toEqual([
       { name: 'topics', schema: 'id,name', rowCount: 1 },
       { name: 'examples', schema: '++id,&[topic+key],topic,label,source,url,pageUrl', rowCount: 40 },
@@ -113,14 +113,14 @@ describe('round trips', () => {
 });
 
 describe('format versions', () => {
-  it('reads a version-1 file that `linkscent train` wrote through Dexie, and writes it back as version 2, byte for byte otherwise', () => {
+  it('reads a version-1 file that `linkscent train` wrote through Dexie, and writes it back at the current version, byte for byte otherwise', () => {
     const v1 = fixture('train-v1.json');
     const file = decodeModelFile(v1);
     expect(file.topics.map((t) => t.name)).toEqual(['finance']);
     expect(file.examples).toHaveLength(8);
     expect(file.levelModels).toEqual([]);
     expect(linkModelOf(file, file.topics[0]!.id)!.vocabularySize).toBe(27);
-    expect(encodeModelFile(file)).toBe(asVersion2(v1));
+    expect(encodeModelFile(file)).toBe(asCurrentVersion(v1));
   });
 
   it('reads a version-1 Dexie file holding undefined, NaN and a Date, and writes the same marks back', () => {
@@ -128,14 +128,14 @@ describe('format versions', () => {
     const file = decodeModelFile(v1);
     expect(file.pages[0]!.label).toBeUndefined();
     expect(file.settings[0]!.value).toStrictEqual({ a: [1, null], b: undefined, c: NaN, d: new Date(5) });
-    expect(encodeModelFile(file)).toBe(asVersion2(v1));
+    expect(encodeModelFile(file)).toBe(asCurrentVersion(v1));
   });
 
   it('refuses a file of a newer format in one line', () => {
     const file = JSON.parse(encodeModelFile(content()));
-    file.data.databaseVersion = 3;
+    file.data.databaseVersion = 4;
     expect(refusal(JSON.stringify(file))).toBe(
-      'unsupported model file: written by a newer LinkScent (format 3; this LinkScent reads up to 2): update LinkScent',
+      'unsupported model file: written by a newer LinkScent (format 4; this LinkScent reads up to 3): update LinkScent',
     );
   });
 
@@ -146,10 +146,10 @@ describe('format versions', () => {
   });
 });
 
-/** A version-1 file as this codec writes it: version 2, the two level tables added, empty. */
-function asVersion2(v1: string): string {
+/** A version-1 file as this codec writes it: the current version (3), the two level tables of version 2 added, empty. */
+function asCurrentVersion(v1: string): string {
   return v1
-    .replace('"databaseVersion":1,', '"databaseVersion":2,')
+    .replace('"databaseVersion":1,', '"databaseVersion":3,')
     .replace(/("name":"settings","schema":"key","rowCount":\d+})/, '$1,{"name":"levelModels","schema":"topic","rowCount":0},{"name":"levelFeatures","schema":"[topic+feature],topic","rowCount":0}')
     .replace(/]}}$/, ',{"tableName":"levelModels","inbound":true,"rows":[]},{"tableName":"levelFeatures","inbound":true,"rows":[]}]}}');
 }
@@ -178,7 +178,8 @@ describe('a bad file is refused in one line naming what is wrong', () => {
     ['a duplicated example', (f) => rows(f, 'examples').push({ ...rows(f, 'examples')[0], id: 999 }) && f.data.tables[1].rowCount++, /^corrupt model file: table 'examples' row 41: key \["finance","[0-9a-f]{16}"\] appears twice$/],
     ['counts that do not add up', (f) => (rows(f, 'features')[0].count = [999, 0]), /^corrupt model file: model of topic 'finance': feature row "a:[^"]+": count 999 in class 0 exceeds the class's 20 examples$/],
     ['features without a model', (f) => (rows(f, 'models').pop(), (f.data.tables[2].rowCount = 0)), /^corrupt model file: table 'features' has rows of topic 'finance', which has no model$/],
-    ['a topic without a form', (f) => delete rows(f, 'topics')[0].form, /^corrupt model file: table 'topics' row 1: "form" must be "bernoulli" or "multinomial"$/],
+    ['a topic without a form', (f) => delete rows(f, 'topics')[0].form, /^corrupt model file: table 'topics' row 1: "form" must be one of bernoulli, multinomial, mixed$/],
+    ['a topic of an unknown feature version', (f) => (rows(f, 'topics')[0].featureVersion = 3), /^corrupt model file: table 'topics' row 1: "featureVersion" must be 1 or 2 when given$/],
     ['a topic whose urlTokens is not a boolean', (f) => (rows(f, 'topics')[0].urlTokens = 'yes'), /^corrupt model file: table 'topics' row 1: "urlTokens" must be true or false when given$/],
     ['a level model of one level', (f) => (rows(f, 'levelModels')[0].levels = 1), /^corrupt model file: level model of topic 'finance': "levels" must be a whole number ≥ 2, got 1$/],
     ['level counts of the wrong length', (f) => (rows(f, 'levelModels')[0].tokens = [3, 1]), /^corrupt model file: level model of topic 'finance': "tokens" must be 3 whole numbers ≥ 0, got \[3,1\]$/],

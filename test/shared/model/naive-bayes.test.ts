@@ -5,7 +5,7 @@ import type { Label, NbForm } from '../../../shared/model/types.ts';
 import { FINANCE_SPORTS, bagOf } from './finance-sports.fixture.ts';
 
 const vec = (entries: Record<string, number>): FeatureVector => new Map(Object.entries(entries));
-const FORMS: NbForm[] = ['bernoulli', 'multinomial'];
+const FORMS: NbForm[] = ['bernoulli', 'multinomial', 'mixed'];
 
 /**
  * The textbook example, five tiny documents over V = {a, b, c}:
@@ -60,6 +60,51 @@ describe('NaiveBayes, worked by hand', () => {
     expect(score.top).toHaveLength(2);
     expect(score.top[0]).toEqual({ feature: 'a', weight: expect.closeTo(2 * Math.log(35 / 9), 12) });
     expect(score.top[1]).toEqual({ feature: 'c', weight: expect.closeTo(Math.log(7 / 18), 12) });
+  });
+
+  it('mixed: words multinomial, URL attributes Bernoulli, so a missing directory is evidence', () => {
+    // +: {a:2, u:s}, {b:1, u:s}     −: {b:2, u:t}        P(+) = (2+1)/(3+2) = 3/5, P(−) = 2/5
+    // Words W = {a, b}, Tokens^W: + 3, − 2, |W| = 2:  θ+ a 3/5, b 2/5;  θ− a 1/4, b 3/4
+    // Attributes A = {u:s, u:t}:  P(·|+) = (Count+1)/(2+2): u:s 3/4, u:t 1/4;  P(·|−) = (Count+1)/(1+2): u:s 1/3, u:t 2/3
+    const model = new NaiveBayes({ form: 'mixed' }).fit(
+      [vec({ a: 2, 'u:s': 1 }), vec({ b: 1, 'u:s': 1 }), vec({ b: 2, 'u:t': 1 })],
+      [1, 1, 0],
+    );
+    // x = {a}: both attributes absent.  P(x|+) = 3/5 · (1/4)(3/4) = 9/80,  P(x|−) = 1/4 · (2/3)(1/3) = 1/18
+    //   P(+|x) = (3/5 · 9/80) / (3/5 · 9/80 + 2/5 · 1/18) = 243/323
+    expect(model.score(vec({ a: 1 })).p).toBeCloseTo(243 / 323, 12);
+    // x = {b, u:s}:  P(x|+) = 2/5 · 3/4 · 3/4 = 9/40,  P(x|−) = 3/4 · 1/3 · 1/3 = 1/12  →  P(+|x) = 81/101
+    const score = model.score(vec({ b: 1, 'u:s': 1 }));
+    expect(score.p).toBeCloseTo(81 / 101, 12);
+    // Contributions: b, multinomial: log((2/5)/(3/4)) = log(8/15); u:s, Bernoulli: log(3/4 ÷ 1/4) − log(1/3 ÷ 2/3) = log 6
+    expect(score.top).toEqual([
+      { feature: 'u:s', weight: expect.closeTo(Math.log(6), 12) },
+      { feature: 'b', weight: expect.closeTo(Math.log(8 / 15), 12) },
+    ]);
+  });
+
+  it('mixed: the split bookkeeping after add and remove equals a fit of what is left', () => {
+    const examples = [vec({ a: 2, 'u:s': 1, 'd:x': 1 }), vec({ b: 1, 'u:s': 1 }), vec({ b: 2, 'u:t': 1, 'lex:anchor': 1 }), vec({ a: 1, 'd:x': 1 })];
+    const labels: Label[] = [1, 1, 0, 0];
+    const grown = new NaiveBayes({ form: 'mixed' });
+    examples.forEach((x, i) => grown.add(x, labels[i]!));
+    grown.add(vec({ c: 3, 'u:q': 1 }), 1);
+    grown.remove(vec({ c: 3, 'u:q': 1 }), 1);
+    const fitted = new NaiveBayes({ form: 'mixed' }).fit(examples, labels);
+    for (const probe of [vec({ a: 1 }), vec({ b: 1, 'u:t': 1 }), vec({ 'd:x': 1, c: 1 })]) expect(grown.score(probe)).toEqual(fitted.score(probe));
+    expect(NaiveBayes.fromRows(grown.toRows('t')).score(vec({ a: 1, 'u:s': 1 }))).toEqual(fitted.score(vec({ a: 1, 'u:s': 1 })));
+  });
+
+  it('scores in time bounded by the vocabulary, whatever example counts a file claims', { timeout: 10_000 }, () => {
+    // A model file can claim ~4.29 billion examples; the absent-feature sums must not walk them.
+    const huge = 4_294_967_295;
+    for (const form of FORMS) {
+      const model = NaiveBayes.fromRows({
+        header: { topic: 't', rowsVersion: 1, form, alpha: 1, count: [huge, huge], tokens: [huge, huge], vocabularySize: 1, savedAt: 0 },
+        features: [{ topic: 't', feature: 'u:x', count: [huge, huge], occurrences: [huge, huge] }],
+      });
+      expect(Number.isFinite(model.score(vec({ a: 1 })).logOdds)).toBe(true);
+    }
   });
 
   it('Bernoulli with α = 1/2: P(+ | {}) from the absent terms alone', () => {

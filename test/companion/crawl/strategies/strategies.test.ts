@@ -96,7 +96,8 @@ describe('nb with future value, exploit/explore and the topic\'s patterns', () =
   it('sends links below r2 on an off-topic page to the back, keeps them on an on-topic one', () => {
     const { s, levels } = trained();
     const nb = createNbStrategy({ scorer: s, levels, r2: 0.1 });
-    const sports = link('http://a.test/sports/', '体育 频道');
+    // Words only ever seen three hops or more from the topic.
+    const sports = link('http://a.test/ent/', '娱乐 新闻');
     const parent = (onTopic: boolean) => ({ url: sports.pageUrl, page: pageOf(sports.pageUrl, ''), depth: 0, score: 1, onTopic });
     const [kept] = nb.scoreLinks(parent(true), [sports]);
     const [back] = nb.scoreLinks(parent(false), [sports]);
