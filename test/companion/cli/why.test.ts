@@ -60,7 +60,7 @@ describe('linkscent why', () => {
     expect(parts.value).toBeCloseTo(parts.immediate + (1 - parts.immediate) * parts.future!, 12);
     expect(parts.priority).toBeCloseTo(target.score, 12);
     expect(parts.top.length).toBeGreaterThan(0);
-    expect(parts.top.every(({ feature }) => /^(a|c|lex|u):/.test(feature))).toBe(true);
+    expect(parts.top.every(({ feature }) => /^(a|c|lex|u|d):/.test(feature))).toBe(true);
   });
 
   it('prints the same for a person: link, rank, P(+), future value, features', async () => {
