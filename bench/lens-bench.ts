@@ -49,6 +49,7 @@ import { join, relative, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { compileUrlPattern, matchesAny, type UrlMatcher } from '../shared/urls/url-pattern.ts';
 import { normalizeUrl } from '../shared/urls/normalize-url.ts';
+import { seededShuffle } from '../shared/random/seeded-random.ts';
 import { distDir, ensureBuilt, repoRoot } from '../test/support/ensure-built.ts';
 import { DEFAULT_SITES_DIR, startLocalWeb, type LocalWeb } from './support/local-web.ts';
 import { median } from './support/measure.ts';
@@ -149,24 +150,6 @@ const CONFIGS: readonly BenchConfig[] = [
   { key: 'bernoulli', label: 'after, Bernoulli form', form: { form: 'bernoulli' } },
   { key: 'multinomial', label: 'after, multinomial form', form: { form: 'multinomial' } },
 ];
-
-/** Mulberry32: a fixed draw of pages, the same on every machine. */
-function shuffled<T>(items: readonly T[], seed: number): T[] {
-  let state = seed >>> 0;
-  const random = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}
 
 /** Every `.html` page under the topic's root, as paths from the package root, in path order. */
 function sitePages(topic: BenchTopic): string[] {
@@ -394,7 +377,7 @@ async function main(): Promise<void> {
   try {
     for (const topic of TOPICS.filter((t) => wantedTopics.includes(t.key))) {
       const origin = web.sites.find((s) => s.package === topic.package)!.origin;
-      const drawn = shuffled(sitePages(topic), SEED).map((path) => origin + path);
+      const drawn = seededShuffle(sitePages(topic), SEED).map((path) => origin + path);
       const teach = drawn.slice(0, PAGES);
       const judge = drawn.slice(PAGES, 2 * PAGES);
       console.log(`\n== ${topic.name} (${topic.package}): ${topic.describe}`);

@@ -9,6 +9,7 @@
  */
 import { extractContexts } from '../../shared/contexts/extract-contexts.ts';
 import type { LinkContext } from '../../shared/contexts/types.ts';
+import { seededRandom, seededShuffle } from '../../shared/random/seeded-random.ts';
 import { segmentsFromHtml } from '../../shared/segments/from-html.ts';
 import type { BenchContext } from './doc-pages.ts';
 
@@ -18,27 +19,6 @@ const LIST_LINKS = 60;
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-}
-
-/** mulberry32: a small seeded PRNG, so every machine builds the same pages. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function shuffled<T>(items: readonly T[], random: () => number): T[] {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
 }
 
 /** Distinct contexts (anchor, before, after), in the pool's order. */
@@ -60,7 +40,7 @@ export interface BenchPage {
 
 /** The page for one run: `links` links drawn (cycling when the pool is smaller) in a seeded order. */
 export function benchPage(pool: readonly BenchContext[], links: number, run: number): BenchPage {
-  const order = shuffled(pool, seededRandom(0x5eed + run));
+  const order = seededShuffle(pool, 0x5eed + run);
   const picked = Array.from({ length: links }, (_, i) => order[i % order.length]!);
   const sections: string[] = [];
   let onTopicSource = 0;

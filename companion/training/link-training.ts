@@ -8,6 +8,7 @@ import { classificationMetrics, type ClassificationMetrics } from '../../shared/
 import { rocAuc } from '../../shared/metrics/ranking.ts';
 import { exampleKey } from '../../shared/model/example-key.ts';
 import { NaiveBayes } from '../../shared/model/naive-bayes.ts';
+import { seededShuffle } from '../../shared/random/seeded-random.ts';
 import type { LabeledLink, NbForm } from '../../shared/model/types.ts';
 import type { Tokenizer } from '../../shared/tokens/types.ts';
 
@@ -82,29 +83,6 @@ export function reportOf(metrics: LinkModelMetrics) {
     n: metrics.n,
     auc: metrics.auc === null ? null : round(metrics.auc),
   };
-}
-
-/** mulberry32: a small, well-mixed 32-bit generator, so a split is the same for a seed anywhere. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Fisher–Yates with a seeded generator; the input is not changed. */
-export function seededShuffle<T>(items: readonly T[], seed: number): T[] {
-  const random = seededRandom(seed);
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
 }
 
 /** Shuffled split: the first round(n·fraction) examples train, the rest test (seed 000 §4.1: 7:3). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dedupeExamples, seededShuffle, splitExamples } from '../../../companion/training/link-training.ts';
+import { dedupeExamples, splitExamples } from '../../../companion/training/link-training.ts';
+import { seededShuffle } from '../../../shared/random/seeded-random.ts';
 import type { LabeledLink } from '../../../shared/model/types.ts';
 
 const link = (anchor: string, label: 0 | 1, url = 'http://a.cn/x'): LabeledLink => ({

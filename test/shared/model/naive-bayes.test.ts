@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FeatureVector } from '../../../shared/features/types.ts';
 import { logSumExp, NaiveBayes } from '../../../shared/model/naive-bayes.ts';
 import type { Label, NbForm } from '../../../shared/model/types.ts';
+import { seededRandom } from '../../../shared/random/seeded-random.ts';
 import { FINANCE_SPORTS, bagOf } from './finance-sports.fixture.ts';
 
 const vec = (entries: Record<string, number>): FeatureVector => new Map(Object.entries(entries));
@@ -135,7 +136,7 @@ describe('NaiveBayes invariants', () => {
   });
 
   it.each(FORMS)('%s: incremental add/remove equals batch fit, score for score', (form) => {
-    const random = mulberry32(7);
+    const random = seededRandom(7);
     const pool = Array.from({ length: 30 }, (_, n) => `f${n}`);
     const randomVector = () => {
       const x: FeatureVector = new Map();
@@ -294,14 +295,3 @@ describe('NaiveBayes accuracy floor', () => {
   });
 });
 
-/** mulberry32: a small seeded generator, so the random case is the same on every run. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
