@@ -3,7 +3,8 @@
  * conventions where the RFC leaves room):
  *
  * - 2xx: parsed with robots-parser; only the first 500 KiB are read (Google's limit), the
- *   rest ignored, cut back to the last whole line.
+ *   rest ignored, cut back to the last whole line; rules past a bound on matching work are
+ *   dropped before parsing (`robots-budget.ts`), so no file can make every URL slow.
  * - 3xx: followed, up to 5 hops (RFC 9309 §2.3.1.2); more is treated as "no robots.txt".
  * - 4xx other than 429: no usable robots.txt, so everything is allowed.
  * - 5xx, 429, timeouts and network errors: the site is unreachable or overloaded, so everything
@@ -26,6 +27,7 @@ import type { FetchOptions } from './fetch-options.ts';
 import { sharedAgent } from './http-agent.ts';
 import { REDIRECT_STATUSES, discardBody, dropBody, headerValue, sendGet, withDeadline } from './http-exchange.ts';
 import { BodyReader } from './response-body.ts';
+import { boundRobotsRules } from './robots-budget.ts';
 import type { NoAnswer, RobotsAccess } from './types.ts';
 
 /** Google reads the first 500 KiB of a robots.txt and ignores the rest. */
@@ -49,7 +51,7 @@ type RobotsRules = ReturnType<typeof robotsParser>;
 
 /** What is known about one origin's robots.txt. */
 export type RobotsVerdict =
-  | { kind: 'rules'; rules: RobotsRules; status: number }
+  | { kind: 'rules'; rules: RobotsRules; status: number; droppedRules: number }
   | { kind: 'allow-all'; status: number; reason: string }
   | { kind: 'disallow-all'; status: number; reason: string; until: number; transient: boolean; noAnswer?: NoAnswer };
 
@@ -151,7 +153,10 @@ export class RobotsCache {
         });
         const { status } = result;
         // Rules found through a redirect still govern the origin that was asked about.
-        if ('text' in result) return { kind: 'rules', rules: robotsParser(`${origin}/robots.txt`, result.text ?? ''), status };
+        if ('text' in result) {
+          const bounded = boundRobotsRules(result.text ?? '');
+          return { kind: 'rules', rules: robotsParser(`${origin}/robots.txt`, bounded.text), status, droppedRules: bounded.dropped };
+        }
         if (REDIRECT_STATUSES.has(status) && result.location && hop < MAX_ROBOTS_REDIRECTS) {
           const next = parseHttpUrl(new URL(result.location, url).href);
           if (next) {

@@ -161,4 +161,16 @@ describe('RobotsCache fetching', () => {
     expect(await robots.isAllowed(`${server.origin}/after-cap`)).toBe(true);
     expect((await robots.verdict(server.origin)).kind).toBe('rules');
   });
+
+  // Issue 13, item 10: 400 KiB of `/*a*a*…*b` rules, within the byte cap, cost seconds per URL.
+  it('drops the costly wildcard rules past the budget before matching; rules before and plain rules after still hold', async () => {
+    const server = await serve('wildcards');
+    const robots = cache();
+    expect(await robots.isAllowed(`${server.origin}/early/page`)).toBe(false);
+    expect(await robots.isAllowed(`${server.origin}/late/page`)).toBe(false);
+    expect(await robots.isAllowed(`${server.origin}/elsewhere`)).toBe(true);
+    expect(await robots.isAllowed(`${server.origin}/x/aaaaaaaaaab`)).toBe(false);
+    const verdict = await robots.verdict(server.origin);
+    expect(verdict.kind === 'rules' && verdict.droppedRules).toBeGreaterThan(11_000);
+  });
 });

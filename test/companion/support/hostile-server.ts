@@ -16,7 +16,9 @@
  *     /robots.txt          by `robots` mode: 'normal' (default) = `BadBot` disallowed everywhere;
  *                          `*`: Disallow /private, Crawl-delay 1. 'not-found' = 404; 'server-error' = 500;
  *                          'redirect' = 301 to /robots-moved.txt (normal rules); 'slow' = normal after
- *                          150 ms; 'huge' = 600 KiB of comments, then `Disallow: /after-cap`.
+ *                          150 ms; 'huge' = 600 KiB of comments, then `Disallow: /after-cap`;
+ *                          'wildcards' = `Disallow: /early`, 12,000 costly wildcard rules
+ *                          (≈ 400 KiB, within the byte cap), then `Disallow: /late`.
  *   Traps
  *     /trap/N              page linking /trap/N+1, forever
  *     /cal?d=N…            calendar page linking /cal?<its own query>&d=N+1: the query grows each step
@@ -77,7 +79,7 @@ import { createServer as createTcpServer, type AddressInfo, type Server, type So
 import { brotliCompressSync, constants as zc, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import iconv from 'iconv-lite';
 
-export type RobotsMode = 'normal' | 'not-found' | 'server-error' | 'redirect' | 'slow' | 'huge';
+export type RobotsMode = 'normal' | 'not-found' | 'server-error' | 'redirect' | 'slow' | 'huge' | 'wildcards';
 
 export interface HostileServerOptions {
   robots?: RobotsMode;
@@ -162,6 +164,7 @@ function routes(mode: RobotsMode, timers: Set<NodeJS.Timeout>): Record<string, H
         timers.add(timer);
         return;
       }
+      case 'wildcards': return html(res, `User-agent: *\nDisallow: /early\n${'Disallow: /*a*a*a*a*a*a*a*a*a*a*b\n'.repeat(12_000)}Disallow: /late\n`, 200, 'text/plain');
       case 'huge': return html(res, `${'# filler line of a very long robots file\n'.repeat(15_000)}User-agent: *\nDisallow: /after-cap\n`, 200, 'text/plain');
       default: return html(res, ROBOTS, 200, 'text/plain');
     }
