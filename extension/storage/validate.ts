@@ -2,6 +2,7 @@
  * Validation at the edge (STYLE.md 7): what the options page sends becomes a complete `Topic` or
  * `ExtensionSettings` with every default filled in, or a one-sentence reason it cannot.
  */
+import { MAX_LINKS_PER_PAGE } from '../../shared/contexts/extract-contexts.ts';
 import { NEW_TOPIC_DEFAULTS, TOPIC_DEFAULTS } from '../../shared/model/topic-defaults.ts';
 import { NB_FORMS } from '../../shared/model/nb-counts.ts';
 import type { Topic } from '../../shared/model/types.ts';
@@ -18,7 +19,8 @@ export const SETTINGS_DEFAULTS: ExtensionSettings = {
 };
 
 export const WINDOW_RANGE = [10, 1000] as const;
-export const MAX_LINKS_RANGE = [10, 20_000] as const;
+/** The options page's range for links per page; its top is the pipeline's own cap. */
+export const MAX_LINKS_RANGE = [10, MAX_LINKS_PER_PAGE] as const;
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
 

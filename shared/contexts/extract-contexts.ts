@@ -21,13 +21,23 @@ import type { LinkContext } from './types.ts';
 /** Han et al. 2010 do not state W; 80 characters is about a sentence in Chinese, ~15 words in English. */
 export const DEFAULT_CONTEXT_WINDOW = 80;
 
+/**
+ * The most links read from one page, on both sides: the extension's setting cannot go past it,
+ * and the crawler takes no more. A 200,000-link page held the service for 6.5 s in contexts,
+ * features and frontier inserts; real pages stay far below (a sitemap page of a large site has a
+ * few thousand), so the first 20,000 in page order are the page.
+ */
+export const MAX_LINKS_PER_PAGE = 20_000;
+
 export interface ContextOptions {
   /** Window W in characters on each side of a link, a positive integer. Default `DEFAULT_CONTEXT_WINDOW`. */
   window?: number;
+  /** Links taken, the first in page order; at most (and by default) `MAX_LINKS_PER_PAGE`. */
+  maxLinks?: number;
 }
 
 /**
- * Every link of the page, in page order, with its `before` and `after` context. A URL linked
+ * Every link of the page (up to `maxLinks`), in page order, with its `before` and `after` context. A URL linked
  * twice gives two contexts; a `rel="nofollow"` link carries `nofollow: true`.
  *
  * Linear in the page: each side's scan stops at the first link, the second break or W
@@ -39,9 +49,10 @@ export interface ContextOptions {
 export function extractContexts(page: PageSegments, options: ContextOptions = {}): LinkContext[] {
   const window = options.window ?? DEFAULT_CONTEXT_WINDOW;
   if (!Number.isInteger(window) || window < 1) throw new RangeError(`context window must be a positive integer, got ${window}`);
+  const maxLinks = Math.min(options.maxLinks ?? MAX_LINKS_PER_PAGE, MAX_LINKS_PER_PAGE);
   const { segments, pageUrl } = page;
   const contexts: LinkContext[] = [];
-  for (let i = 0; i < segments.length; i++) {
+  for (let i = 0; i < segments.length && contexts.length < maxLinks; i++) {
     const link = segments[i]!;
     if (link.kind !== 'link') continue;
     const context: LinkContext = {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONTEXT_WINDOW, extractContexts } from '../../../shared/contexts/index.ts';
+import { DEFAULT_CONTEXT_WINDOW, extractContexts, MAX_LINKS_PER_PAGE } from '../../../shared/contexts/index.ts';
 import { type PageSegments, type Segment, segmentsFromHtml } from '../../../shared/segments/index.ts';
 
 const pageUrl = 'http://finance.example.com.cn/';
@@ -133,5 +133,24 @@ describe('extractContexts (Han et al. 2010 §3.3)', () => {
     expect(byAnchor.get('深证成指')).toMatchObject({ before: '+1.23%', after: '10,903.22' });
     expect(byAnchor.get('娱乐')).toMatchObject({ nofollow: true });
     expect([...byAnchor.keys()]).not.toContain('推广链接');
+  });
+});
+
+// Issue 13, item 11: a 200,000-link page held the service for 6.5 s.
+describe('links per page', () => {
+  const page = (links: number): PageSegments =>
+    segmentsFromHtml(`<ul>${Array.from({ length: links }, (_, i) => `<li><a href="/p${i}">p${i}</a></li>`).join('')}</ul>`, 'http://a.cn/');
+
+  it('takes the first MAX_LINKS_PER_PAGE links in page order, and no more', () => {
+    const contexts = extractContexts(page(MAX_LINKS_PER_PAGE + 50));
+    expect(contexts).toHaveLength(MAX_LINKS_PER_PAGE);
+    expect(contexts.at(-1)!.url).toBe(`http://a.cn/p${MAX_LINKS_PER_PAGE - 1}`);
+    // The last link taken still sees its neighbour after it, which was not taken.
+    expect(contexts.at(-1)!.after).toBe(`p${MAX_LINKS_PER_PAGE}`);
+  });
+
+  it('takes fewer when asked, never more than the cap', () => {
+    expect(extractContexts(page(30), { maxLinks: 10 })).toHaveLength(10);
+    expect(extractContexts(page(MAX_LINKS_PER_PAGE + 1), { maxLinks: MAX_LINKS_PER_PAGE * 2 })).toHaveLength(MAX_LINKS_PER_PAGE);
   });
 });
