@@ -89,14 +89,14 @@ export class Args {
     return Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
   }
 
-  /** An integer ≥ 1. */
-  positiveInt(name: string): number {
-    return this.#integer(name, 1, 'a positive integer');
+  /** An integer ≥ 1 (and ≤ `max` when given). */
+  positiveInt(name: string, max?: number): number {
+    return this.#integer(name, 1, 'a positive integer', max);
   }
 
-  /** An integer ≥ 0. */
-  nonNegativeInt(name: string): number {
-    return this.#integer(name, 0, 'a non-negative integer');
+  /** An integer ≥ 0 (and ≤ `max` when given). */
+  nonNegativeInt(name: string, max?: number): number {
+    return this.#integer(name, 0, 'a non-negative integer', max);
   }
 
   /** A finite number within [min, max] (or the open interval when `open`). */
@@ -119,11 +119,12 @@ export class Args {
     return raw as T;
   }
 
-  #integer(name: string, min: number, what: string): number {
+  #integer(name: string, min: number, what: string, max = Number.MAX_SAFE_INTEGER): number {
     const raw = this.string(name);
     if (raw === undefined) throw new UsageError(`--${name} is required`);
     const value = /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
     if (!Number.isSafeInteger(value) || value < min) throw new UsageError(`--${name} must be ${what}, got "${raw}"`);
+    if (value > max) throw new UsageError(`--${name} must be at most ${max}, got "${raw}"`);
     return value;
   }
 

@@ -6,6 +6,7 @@
  * The words here are the command-line contract of DESIGN.md: other tools drive them. Options
  * may be added; an existing option's meaning may not change.
  */
+import { CRAWL_LIMITS } from '../crawl/crawl-limits.ts';
 import { TOPIC_DEFAULTS } from '../../shared/model/topic-defaults.ts';
 import { DEFAULT_SERVICE_PORT } from '../../shared/service-api/types.ts';
 import { CRAWL_DEFAULTS } from '../crawl/crawl-options.ts';
@@ -45,9 +46,9 @@ const retries = {
 } as const;
 
 // The crawl limits collect and crawl share.
-const delayMs = { type: 'string', value: 'D', description: 'Least delay in ms between requests to one host', default: String(CRAWL_DEFAULTS.delayMs) } as const;
-const concurrency = { type: 'string', value: 'C', description: 'Pages fetched at once', default: String(CRAWL_DEFAULTS.concurrency) } as const;
-const perHostConcurrency = { type: 'string', value: 'H', description: 'Pages fetched at once from one host', default: String(CRAWL_DEFAULTS.perHostConcurrency) } as const;
+const delayMs = { type: 'string', value: 'D', description: `Least delay in ms between requests to one host, at most ${CRAWL_LIMITS.delayMs}`, default: String(CRAWL_DEFAULTS.delayMs) } as const;
+const concurrency = { type: 'string', value: 'C', description: `Pages fetched at once, at most ${CRAWL_LIMITS.concurrency}`, default: String(CRAWL_DEFAULTS.concurrency) } as const;
+const perHostConcurrency = { type: 'string', value: 'H', description: `Pages fetched at once from one host, at most ${CRAWL_LIMITS.perHostConcurrency}`, default: String(CRAWL_DEFAULTS.perHostConcurrency) } as const;
 
 /** The address rule and the scope of redirects, for collect and crawl (docs/focused-crawl.md §7). */
 const ADDRESS_NOTE =

@@ -9,6 +9,7 @@ import { validateFetchOptions, type FetchOptions } from '../fetch/fetch-options.
 import { DEFAULT_RETRY_POLICY, MAX_RETRIES, type RetryPolicy } from '../fetch/retry-policy.ts';
 import type { CrawlHooks } from './crawl-hooks.ts';
 import { CrawlOptionsError } from './crawl-errors.ts';
+import { CRAWL_LIMITS } from './crawl-limits.ts';
 import type { OnlineModels } from './online-learning.ts';
 import { compileScope, DEFAULT_SCOPE, type ScopeRules } from './url-scope.ts';
 import type { CrawlProgress } from './progress.ts';
@@ -181,11 +182,11 @@ export function validateCrawlOptions(input: CrawlOptionsInput): CrawlOptions {
     throw new CrawlOptionsError('seeds must be a list of URLs');
   }
   if (!options.resume && options.seeds.length === 0) throw new CrawlOptionsError('a new crawl needs at least one seed URL');
-  wholeNumber('maxPages', options.maxPages, 1);
-  wholeNumber('concurrency', options.concurrency, 1);
-  wholeNumber('perHostConcurrency', options.perHostConcurrency, 1);
-  wholeNumber('delayMs', options.delayMs, 0);
-  wholeNumber('maxDepth', options.maxDepth, 0);
+  wholeNumber('maxPages', options.maxPages, 1, CRAWL_LIMITS.maxPages);
+  wholeNumber('concurrency', options.concurrency, 1, CRAWL_LIMITS.concurrency);
+  wholeNumber('perHostConcurrency', options.perHostConcurrency, 1, CRAWL_LIMITS.perHostConcurrency);
+  wholeNumber('delayMs', options.delayMs, 0, CRAWL_LIMITS.delayMs);
+  wholeNumber('maxDepth', options.maxDepth, 0, CRAWL_LIMITS.maxDepth);
   if (options.maxPagesPerHost !== null) wholeNumber('maxPagesPerHost', options.maxPagesPerHost, 1);
   wholeNumber('window', options.window, 1);
   if (!(options.relevanceThreshold >= 0 && options.relevanceThreshold <= 1)) {

@@ -21,6 +21,7 @@ import { lockDirectory, type DirectoryLock } from '../platform/directory-lock.ts
 import { CrawlStore } from '../store/crawl-store.ts';
 import type { FrontierEntry } from '../store/records.ts';
 import { CrawlOptionsError } from './crawl-errors.ts';
+import { CRAWL_LIMITS } from './crawl-limits.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import { PagesJsonl } from './pages-jsonl.ts';
 import { connectCrawl, type CrawlNetwork } from './crawl-network.ts';
@@ -56,8 +57,13 @@ export interface CrawlSession {
 
 /** Valid seeds, normalised; each invalid one reported in one line. */
 export function checkSeeds(seeds: readonly string[], log: (line: string) => void): string[] {
+  if (seeds.length > CRAWL_LIMITS.seeds) throw new CrawlOptionsError(`${seeds.length} seeds given, at most ${CRAWL_LIMITS.seeds}`);
   const valid: string[] = [];
   for (const seed of seeds) {
+    if (seed.length > CRAWL_LIMITS.seedLength) {
+      log(`crawl: skipping seed "${seed.slice(0, 60)}…": ${seed.length} characters long, at most ${CRAWL_LIMITS.seedLength}`);
+      continue;
+    }
     const url = normalizeUrl(seed.trim(), seed.trim());
     if (url === undefined) log(`crawl: skipping seed "${seed}": not an absolute http(s) URL`);
     else if (!valid.includes(url)) valid.push(url);

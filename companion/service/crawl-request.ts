@@ -2,6 +2,7 @@
  * `CrawlRequest` (docs/service-api.md), checked at the edge: every field's type and range, unknown
  * fields refused by name, defaults filled in. A bad request is one HttpError 400 naming the field.
  */
+import { CRAWL_LIMITS } from '../crawl/crawl-limits.ts';
 import { SCOPES, type Scope } from '../crawl/url-scope.ts';
 import { normalizeUrl } from '../../shared/urls/normalize-url.ts';
 import { requestScope, type CrawlRequest } from '../../shared/service-api/types.ts';
@@ -30,8 +31,8 @@ export interface CrawlPlan {
 
 export const REQUEST_DEFAULTS = { maxPages: 200, maxDepth: 5, concurrency: 4, delayMs: 500, sameSite: false } as const;
 
-/** Upper bounds: past these a value is a mistake, not a wish (a day's delay, 10 000 sockets). */
-const LIMITS = { maxPages: 100_000, maxDepth: 1000, concurrency: 64, delayMs: 600_000 } as const;
+/** Upper bounds, the command line's own (`crawl-limits.ts`); a served crawl also stops at 100,000 pages. */
+const LIMITS = { ...CRAWL_LIMITS, maxPages: 100_000 } as const;
 
 /** Every field of the contract's request, once: the record makes the compiler check the list. */
 const FIELD_SET: Record<keyof CrawlRequest, true> = {
@@ -47,8 +48,10 @@ export function checkCrawlRequest(body: unknown): CrawlPlan {
     if (!FIELDS.includes(key)) throw bad(`unknown field "${key}" (known: ${FIELDS.join(', ')})`);
   }
   if (!Array.isArray(input.seeds) || input.seeds.length === 0) throw bad('seeds must be a list of at least one absolute http(s) URL');
+  if (input.seeds.length > LIMITS.seeds) throw bad(`seeds: ${input.seeds.length} given, at most ${LIMITS.seeds}`);
   const seeds: string[] = [];
   for (const seed of input.seeds) {
+    if (typeof seed === 'string' && seed.length > LIMITS.seedLength) throw bad(`seed "${seed.slice(0, 60)}…" is ${seed.length} characters long, at most ${LIMITS.seedLength}`);
     const url = typeof seed === 'string' ? normalizeUrl(seed.trim(), seed.trim()) : undefined;
     if (url === undefined) throw bad(`seed ${JSON.stringify(seed)} is not an absolute http(s) URL`);
     if (!seeds.includes(url)) seeds.push(url);
@@ -96,7 +99,7 @@ function optionalString(input: Record<string, unknown>, key: string): string | u
   return value;
 }
 
-function wholeNumber(input: Record<string, unknown>, key: keyof typeof LIMITS, min: number, max: number): number {
+function wholeNumber(input: Record<string, unknown>, key: 'maxPages' | 'maxDepth' | 'concurrency' | 'delayMs', min: number, max: number): number {
   const value = input[key];
   if (value === undefined) return REQUEST_DEFAULTS[key];
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {

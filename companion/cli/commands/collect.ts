@@ -9,6 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CRAWL_LIMITS } from '../../crawl/crawl-limits.ts';
 import type { Args } from '../args.ts';
 import { UsageError } from '../errors.ts';
 import type { CliIo } from '../io.ts';
@@ -22,7 +23,7 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
   const positive = args.list('positive');
   if (positive.length === 0) throw new UsageError('--positive is required: a URL glob (example.org/news/*) or host name of on-topic targets');
   const patterns = patternsFromFlags(positive, args.list('negative'));
-  const maxPages = args.positiveInt('max-pages');
+  const maxPages = args.positiveInt('max-pages', CRAWL_LIMITS.maxPages);
   const out = args.requireString('out');
   const topic = args.string('topic')!; // its spec has a default
   const window = args.positiveInt('window');

@@ -4,6 +4,7 @@
  */
 import { normalizeUrl } from '../../../shared/urls/normalize-url.ts';
 import { MAX_RETRIES } from '../../fetch/retry-policy.ts';
+import { CRAWL_LIMITS } from '../../crawl/crawl-limits.ts';
 import type { Args } from '../args.ts';
 import { compileScope, SCOPES, type Scope, type ScopeRules } from '../../crawl/url-scope.ts';
 import { UsageError } from '../errors.ts';
@@ -11,7 +12,11 @@ import type { CliIo } from '../io.ts';
 
 /** Seeds as given, each checked: a seed that is not an absolute http(s) URL is bad usage. */
 export function checkSeedArgs(seeds: readonly string[]): string[] {
+  if (seeds.length > CRAWL_LIMITS.seeds) throw new UsageError(`${seeds.length} seeds given, at most ${CRAWL_LIMITS.seeds}`);
   for (const seed of seeds) {
+    if (seed.length > CRAWL_LIMITS.seedLength) {
+      throw new UsageError(`seed "${seed.slice(0, 60)}…" is ${seed.length} characters long, at most ${CRAWL_LIMITS.seedLength}`);
+    }
     if (normalizeUrl(seed.trim(), seed.trim()) === undefined) {
       throw new UsageError(`seed "${seed}" is not an absolute http(s) URL`);
     }
@@ -31,12 +36,13 @@ export interface CrawlLimits {
 export function crawlLimitOptions(args: Args): CrawlLimits {
   const limits: CrawlLimits = {};
   const known = args.spec.options;
-  if ('concurrency' in known && args.has('concurrency')) limits.concurrency = args.positiveInt('concurrency');
+  // The crawler's own bounds (`crawl-limits.ts`), said here as bad usage of the flag.
+  if ('concurrency' in known && args.has('concurrency')) limits.concurrency = args.positiveInt('concurrency', CRAWL_LIMITS.concurrency);
   if ('per-host-concurrency' in known && args.has('per-host-concurrency')) {
-    limits.perHostConcurrency = args.positiveInt('per-host-concurrency');
+    limits.perHostConcurrency = args.positiveInt('per-host-concurrency', CRAWL_LIMITS.perHostConcurrency);
   }
-  if ('delay-ms' in known && args.has('delay-ms')) limits.delayMs = args.nonNegativeInt('delay-ms');
-  if ('max-depth' in known && args.has('max-depth')) limits.maxDepth = args.nonNegativeInt('max-depth');
+  if ('delay-ms' in known && args.has('delay-ms')) limits.delayMs = args.nonNegativeInt('delay-ms', CRAWL_LIMITS.delayMs);
+  if ('max-depth' in known && args.has('max-depth')) limits.maxDepth = args.nonNegativeInt('max-depth', CRAWL_LIMITS.maxDepth);
   if ('retries' in known && args.has('retries')) {
     const retries = args.nonNegativeInt('retries');
     if (retries > MAX_RETRIES) throw new UsageError(`--retries must be at most ${MAX_RETRIES}, got "${args.string('retries')}"`);

@@ -6,6 +6,7 @@
  * --topic or --topic-file. With --page-model, a page classifier judges every fetched page: its
  * relevance lands in pages.jsonl and the progress line shows a running harvest-rate estimate.
  */
+import { CRAWL_LIMITS } from '../../crawl/crawl-limits.ts';
 import type { CrawlOptionsInput } from '../../crawl/crawl-options.ts';
 import { nbCrawl, type NbParts } from '../../crawl/nb-crawl.ts';
 import { readTextFile } from '../../platform/input-files.ts';
@@ -18,7 +19,7 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
   const seeds = checkSeedArgs(args.positionals);
   const resume = args.flag('resume');
   if (seeds.length === 0 && !resume) throw new UsageError('missing <seed-url> (or --resume to continue the crawl in --out)');
-  const maxPages = args.positiveInt('max-pages');
+  const maxPages = args.positiveInt('max-pages', CRAWL_LIMITS.maxPages);
   const outDir = args.requireString('out');
   const modelPath = args.string('model');
   const strategyName = args.choice('strategy', ['nb', 'bfs', 'best-first'], modelPath !== undefined ? 'nb' : 'bfs');

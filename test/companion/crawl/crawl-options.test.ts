@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateCrawlOptions } from '../../../companion/crawl/crawl-options.ts';
 import { CrawlOptionsError } from '../../../companion/crawl/crawl-errors.ts';
+import { CRAWL_LIMITS } from '../../../companion/crawl/crawl-limits.ts';
 import { createStrategy } from '../../../companion/crawl/strategies/index.ts';
 import { formatProgress, createProgressReporter, type CrawlProgress } from '../../../companion/crawl/progress.ts';
 
@@ -15,13 +16,21 @@ describe('validateCrawlOptions', () => {
   });
 
   it('names the bad option in one line', () => {
-    expect(() => validateCrawlOptions({ ...base, maxPages: 0 })).toThrow('maxPages must be a whole number ≥ 1, got 0');
+    expect(() => validateCrawlOptions({ ...base, maxPages: 0 })).toThrow('maxPages must be a whole number from 1 to 10000000, got 0');
     expect(() => validateCrawlOptions({ ...base, concurrency: 1.5 })).toThrow(/concurrency/);
     expect(() => validateCrawlOptions({ ...base, maxPage: 3 } as never)).toThrow(/unknown crawl option 'maxPage'/);
     expect(() => validateCrawlOptions({ ...base, seeds: [] })).toThrow('a new crawl needs at least one seed URL');
     expect(() => validateCrawlOptions({ ...base, fetch: { maxBytes: -1 } })).toThrow(/fetch: maxBytes/);
     expect(() => validateCrawlOptions({ ...base, traps: { maxQueryLength: 0 } })).toThrow(/traps.maxQueryLength/);
     expect(() => validateCrawlOptions({ ...base, strategy: undefined as never })).toThrow(CrawlOptionsError);
+  });
+
+  // Issue 13, item 11: --delay-ms 1e12 parked every worker, --concurrency 100000 was taken.
+  it('holds every crawl to CRAWL_LIMITS, the bounds the service also applies', () => {
+    expect(() => validateCrawlOptions({ ...base, concurrency: CRAWL_LIMITS.concurrency + 1 })).toThrow(`concurrency must be a whole number from 1 to ${CRAWL_LIMITS.concurrency}, got ${CRAWL_LIMITS.concurrency + 1}`);
+    expect(() => validateCrawlOptions({ ...base, delayMs: 1e12 })).toThrow(`delayMs must be a whole number from 0 to ${CRAWL_LIMITS.delayMs}, got 1000000000000`);
+    expect(() => validateCrawlOptions({ ...base, perHostConcurrency: 100_000 })).toThrow(/perHostConcurrency/);
+    expect(validateCrawlOptions({ ...base, concurrency: CRAWL_LIMITS.concurrency, delayMs: CRAWL_LIMITS.delayMs }).delayMs).toBe(CRAWL_LIMITS.delayMs);
   });
 
   it('lets a resume run without seeds', () => {
