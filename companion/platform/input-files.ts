@@ -48,9 +48,16 @@ export interface JsonLines<T> {
 }
 
 /**
- * JSON lines read forgivingly: blank lines are ignored; a line that is not JSON, or that
- * `problemOf` rejects, becomes one `name:line: problem` entry and is skipped; every other line is
- * `convert`ed. A last line cut short by a kill mid-write reads as "not JSON", which it is.
+ * The longest JSON line read. A labeled link is a URL, an anchor and two contexts of W (≤ 1,000)
+ * characters: a few KiB. A 50 MB line once went whole into a model's vocabulary.
+ */
+export const MAX_JSON_LINE_CHARS = 1 << 20;
+
+/**
+ * JSON lines read forgivingly: blank lines are ignored; a line that is not JSON, longer than
+ * MAX_JSON_LINE_CHARS, or that `problemOf` rejects, becomes one `name:line: problem` entry and is
+ * skipped; every other line is `convert`ed. A last line cut short by a kill mid-write reads as
+ * "not JSON", which it is. A byte-order mark (editors on Windows write one) is not part of line 1.
  */
 export function parseJsonLines<T>(
   text: string,
@@ -60,8 +67,13 @@ export function parseJsonLines<T>(
 ): JsonLines<T> {
   const items: T[] = [];
   const problems: string[] = [];
-  text.split('\n').forEach((line, index) => {
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  body.split('\n').forEach((line, index) => {
     if (line.trim() === '') return;
+    if (line.length > MAX_JSON_LINE_CHARS) {
+      problems.push(`${name}:${index + 1}: a line of ${line.length} characters, at most ${MAX_JSON_LINE_CHARS}`);
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(line);
