@@ -11,12 +11,12 @@
  * chosen one missing.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { FeatureOptions } from '../../shared/features/types.ts';
 import { exampleRows } from '../../shared/model/example-key.ts';
 import type { LevelClassifier } from '../../shared/model/level-classifier.ts';
-import { decodeModelFile, encodeModelFile, levelModelOf, linkModelOf, ModelFileError } from '../../shared/model/model-file.ts';
+import { decodeModelFile, encodeModelFile, levelModelOf, linkModelOf, MAX_MODEL_FILE_BYTES, ModelFileError } from '../../shared/model/model-file.ts';
 import type { NaiveBayes } from '../../shared/model/naive-bayes.ts';
 import type { ExampleRow, LabeledLink, Topic } from '../../shared/model/types.ts';
 import { topicFeatureOptions } from '../../shared/model/topic-features.ts';
@@ -103,8 +103,13 @@ function numbered(rows: ExampleRow[]): ExampleRow[] {
 export async function loadLinkModel(path: string, topicName?: string): Promise<LoadedLinkModel> {
   let bytes: Buffer;
   try {
+    const { size } = await stat(path);
+    if (size > MAX_MODEL_FILE_BYTES) {
+      throw new ModelFileError(`model file ${path} is ${(size / 2 ** 20).toFixed(1)} MiB, larger than the ${MAX_MODEL_FILE_BYTES / 2 ** 20} MiB a model file may be`);
+    }
     bytes = await readFile(path);
   } catch (error) {
+    if (error instanceof ModelFileError) throw error;
     throw new ModelFileError(`cannot read model file ${path}: ${(error as NodeJS.ErrnoException).code ?? firstLine(error)}`, { cause: error });
   }
   const fingerprint = createHash('sha256').update(bytes).digest('hex');

@@ -9,11 +9,10 @@ import { checkCrawlRequest } from './crawl-request.ts';
 import { COMMON_HEADERS, HttpError, readBody, readJson, sendBody, sendJson } from './http-io.ts';
 import type { ModelRegistry } from './model-registry.ts';
 import { pageTextOf, whyOf } from './crawl-inspect.ts';
+import { MAX_MODEL_FILE_BYTES } from '../../shared/model/model-file.ts';
 import { readPageLines } from './page-lines.ts';
 import { streamCrawlEvents } from './sse.ts';
 
-/** A model file of many topics and examples is a few MiB; past this it is a mistake. */
-const MAX_MODEL_BYTES = 64 << 20;
 const MAX_JSON_BYTES = 1 << 20;
 const MAX_PAGE_LIMIT = 1000;
 
@@ -40,7 +39,7 @@ const ROUTES: Route[] = [
     method: 'POST',
     pattern: /^\/api\/models$/,
     async handler(ctx, req, res) {
-      const text = await readBody(req, MAX_MODEL_BYTES, 'the model file');
+      const text = await readBody(req, MAX_MODEL_FILE_BYTES, 'the model file');
       if (text.trim() === '') throw new HttpError(400, 'the request body is empty; expected a model file (a Dexie export)');
       const summary = await ctx.models.add(text);
       sendJson(res, 201, { modelId: summary.modelId, topics: summary.topics.map(({ id, name, examples }) => ({ id, name, examples })) });

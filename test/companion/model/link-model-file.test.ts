@@ -1,8 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadLinkModel, ModelFileError, saveLinkModel } from '../../../companion/model/link-model-file.ts';
-import { encodeModelFile } from '../../../shared/model/model-file.ts';
+import { encodeModelFile, MAX_MODEL_FILE_BYTES } from '../../../shared/model/model-file.ts';
 import { NaiveBayes } from '../../../shared/model/naive-bayes.ts';
 import type { Topic } from '../../../shared/model/types.ts';
 import { tempDir } from '../crawl/crawl-test-helpers.ts';
@@ -63,6 +63,16 @@ describe('loadLinkModel', () => {
     await expect(loadLinkModel(bogus)).rejects.toThrow(ModelFileError);
     await expect(loadLinkModel(bogus)).rejects.toThrow(/^.*bogus\.json: not a LinkScent model file: not a Dexie export/);
     await expect(loadLinkModel(join(dir, 'missing.json'))).rejects.toThrow(/cannot read model file .*missing\.json: ENOENT/);
+  });
+
+  // Issue 13, item 6: a 52 MB model took 95 s and 1.7 GB; one past the cap is not read at all.
+  it('refuses, before reading it, a file larger than MAX_MODEL_FILE_BYTES', async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const big = join(dir, 'big.json');
+    writeFileSync(big, '');
+    truncateSync(big, MAX_MODEL_FILE_BYTES + 1); // sparse: no disk, the size is what counts
+    await expect(loadLinkModel(big)).rejects.toThrow(/big\.json is 64\.0 MiB, larger than the 64 MiB a model file may be$/);
   });
 });
 
