@@ -120,3 +120,15 @@ function at(text: string, position: number, problem: string): JsonSyntaxProblem 
   }
   return { position, line, column: position - lineStart + 1, problem };
 }
+
+/**
+ * A bad number as a message shows it. JSON has no Infinity or NaN: `JSON.stringify` writes them
+ * as null, so a model saved with an infinite alpha reads back as null, and "got null" alone
+ * would leave the user looking for a missing field.
+ */
+export function shownNumber(value: unknown): string {
+  if (value === null) return 'null (JSON has no Infinity or NaN; a writer that had one wrote null)';
+  if (typeof value === 'number') return String(value);
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

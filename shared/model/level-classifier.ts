@@ -47,6 +47,7 @@
  */
 import type { FeatureVector } from '../features/types.ts';
 import type { LevelFeatureRow, LevelHeaderRow } from './types.ts';
+import { shownNumber } from './json-error.ts';
 
 /** L of a new level classifier: levels 0, 1, 2 and "3 or more". */
 export const DEFAULT_LEVELS = 4;
@@ -212,7 +213,7 @@ export class LevelClassifier {
     const L = header.levels;
     if (typeof L !== 'number' || !Number.isInteger(L) || L < 2 || L > 16) throw new Error(`level rows: "levels" must be a whole number from 2 to 16, got ${JSON.stringify(L)}`);
     if (typeof header.alpha !== 'number' || !(header.alpha > 0) || !Number.isFinite(header.alpha)) {
-      throw new Error(`level rows: "alpha" must be a number > 0, got ${JSON.stringify(header.alpha)}`);
+      throw new Error(`level rows: "alpha" must be a finite number > 0, got ${shownNumber(header.alpha)}`);
     }
     const model = new LevelClassifier({ levels: L, alpha: header.alpha });
     checkCounts(header.count, L, 'the header\'s "count"');

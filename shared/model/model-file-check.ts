@@ -8,7 +8,7 @@
  * column 7): expected ',' or '}'".
  */
 import { exampleKey } from './example-key.ts';
-import { locateJsonError } from './json-error.ts';
+import { locateJsonError, shownNumber } from './json-error.ts';
 import { LINKSCENT_DB_NAME, MODEL_FILE_VERSION, schemaString, tablesOf, TABLE_NAMES, type TableName } from './model-file-schema.ts';
 import { revive } from './model-file-values.ts';
 import { NaiveBayes } from './naive-bayes.ts';
@@ -214,7 +214,7 @@ function checkLevelModels(rows: Record<TableName, Row[]>): void {
     const fail = (what: string) => corrupt(`level model of topic '${header.topic}': ${what}`);
     if (header.rowsVersion !== 1) throw fail(`rows version ${brief(header.rowsVersion)} is not supported (expected 1)`);
     if (!isCount(header.levels) || header.levels < 2) throw fail(`"levels" must be a whole number ≥ 2, got ${brief(header.levels)}`);
-    if (typeof header.alpha !== 'number' || !(header.alpha > 0) || !Number.isFinite(header.alpha)) throw fail(`"alpha" must be a number > 0, got ${brief(header.alpha)}`);
+    if (typeof header.alpha !== 'number' || !(header.alpha > 0) || !Number.isFinite(header.alpha)) throw fail(`"alpha" must be a finite number > 0, got ${shownNumber(header.alpha)}`);
     const perLevel = (list: unknown, what: string) => {
       if (!Array.isArray(list) || list.length !== header.levels || !list.every(isCount)) {
         throw fail(`${what} must be ${header.levels} whole numbers ≥ 0, got ${brief(list)}`);

@@ -8,6 +8,7 @@
  */
 import { isAttributeFeature, type FeatureVector } from '../features/types.ts';
 import type { ClassPair, Label, NbFeatureRow, NbForm, NbHeaderRow } from './types.ts';
+import { shownNumber } from './json-error.ts';
 
 /** One feature's counts per class. */
 export interface FeatureCounts {
@@ -212,7 +213,7 @@ export function checkHeader(header: unknown): asserts header is NbHeaderRow {
   if (h.rowsVersion !== 1) throw new Error(`model rows: version ${String(h.rowsVersion)} is not supported (expected 1)`);
   if (!NB_FORMS.includes(h.form as NbForm)) throw new Error(`model rows: "form" must be ${NB_FORMS.map((f) => `"${f}"`).join(', ')}, got ${JSON.stringify(h.form)}`);
   if (typeof h.alpha !== 'number' || !(h.alpha > 0) || !Number.isFinite(h.alpha)) {
-    throw new Error(`model rows: "alpha" must be a number > 0, got ${JSON.stringify(h.alpha)}`);
+    throw new Error(`model rows: "alpha" must be a finite number > 0, got ${shownNumber(h.alpha)}`);
   }
   checkPair(h.count, 'the header\'s "count"');
   checkPair(h.tokens, 'the header\'s "tokens"');

@@ -187,6 +187,10 @@ describe('a bad file is refused in one line naming what is wrong', () => {
     ['a level feature lost', (f) => (rows(f, 'levelFeatures').pop(), f.data.tables[7].rowCount--), /^corrupt model file: level model of topic 'finance': the header says 2 features but 1 rows were given$/],
     ['level features without a level model', (f) => (rows(f, 'levelModels').pop(), f.data.tables[6].rowCount--), /^corrupt model file: table 'levelFeatures' has rows of topic 'finance', which has no level model$/],
     ['a value type a model file cannot carry', (f) => (rows(f, 'settings')[0].$types = { value: 'map' }), /^corrupt model file: table 'settings' row 1: "value" holds a value of type "map", which a model file cannot carry$/],
+    // Issue 13, item 13: an infinite alpha is written as null by JSON; "got null" alone misled.
+    ['an alpha JSON wrote as null', (f) => (rows(f, 'models')[0].alpha = null), /^corrupt model file: model of topic 'finance': "alpha" must be a finite number > 0, got null \(JSON has no Infinity or NaN; a writer that had one wrote null\)$/],
+    ['a row whose keys include __proto__', (f) => (rows(f, 'models')[0] = JSON.parse('{"__proto__": {"topic": "finance"}}')), /^corrupt model file: table 'models' row 1: "topic" must be a string$/],
+    ['a type mark on __proto__', (f) => (rows(f, 'models')[0].$types = JSON.parse('{"__proto__": "Date"}')), /^corrupt model file: table 'models' row 1: "__proto__" holds a value of type "Date", which a model file cannot carry$/],
     ['a type mark for a value the row lacks', (f) => (rows(f, 'topics')[0].$types = { nothing: 'undef' }), /^corrupt model file: table 'topics' row 1: "\$types" names "nothing", which the row does not hold$/],
   ];
 
