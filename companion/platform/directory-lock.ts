@@ -19,6 +19,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ensureDirectory } from './output-paths.ts';
+import { sqliteFileError } from './sqlite-errors.ts';
 
 /** Who holds a lock, as its file records. */
 export interface LockHolder {
@@ -57,7 +58,12 @@ export function lockDirectory(dir: string, name: string, what = dir): DirectoryL
   ensureDirectory(dir);
   const path = join(dir, name);
   // timeout 0: a lock held elsewhere is an answer, not something to wait for.
-  const db = new Database(path, { timeout: 0 });
+  let db: Database.Database;
+  try {
+    db = new Database(path, { timeout: 0 });
+  } catch (error) {
+    throw sqliteFileError('the lock file', path, error);
+  }
   const token = randomBytes(8).toString('hex');
   try {
     // Record ourselves, then hold the write lock. Between the two another process may slip in;
@@ -75,7 +81,7 @@ export function lockDirectory(dir: string, name: string, what = dir): DirectoryL
     db.close();
     // Our own row: the winner of that slip has not written its own yet.
     if (busy) throw new DirectoryInUseError(dir, holder?.token === token ? undefined : holder, what);
-    throw error;
+    throw sqliteFileError('the lock file', path, error);
   }
   return {
     path,

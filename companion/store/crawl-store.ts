@@ -17,6 +17,7 @@ import { PageExtrasQueries } from './page-extras-queries.ts';
 import { toPageRecord, type RawPageRow } from './page-rows.ts';
 import { applySchema } from './schema.ts';
 import { ensureDirectory } from '../platform/output-paths.ts';
+import { sqliteFileError } from '../platform/sqlite-errors.ts';
 
 export const STORE_FILE = 'crawl.sqlite';
 
@@ -45,8 +46,7 @@ export class CrawlStore {
 
   private constructor(path: string) {
     this.path = path;
-    this.#db = new Database(path);
-    applySchema(this.#db);
+    this.#db = openDatabase(path);
     this.#frontier = new FrontierQueries(this.#db);
     this.#insertPage = this.#db.prepare(`
       INSERT INTO pages (url, final_url, host, status, depth, parent, score, fetched_at, bytes,
@@ -331,3 +331,15 @@ export class CrawlStore {
   }
 }
 
+/** The store's SQLite file, opened and its schema applied; a failure names the file (`sqlite-errors.ts`). */
+function openDatabase(path: string): Database.Database {
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path);
+    applySchema(db);
+    return db;
+  } catch (error) {
+    db?.close();
+    throw sqliteFileError('the crawl store', path, error);
+  }
+}
