@@ -37,18 +37,51 @@ export function sendBody(response: ServerResponse, status: number, body: string 
   response.end(body);
 }
 
-/** The request body as text, refused with 413 past `maxBytes` (the upload is not read further). */
+/**
+ * Bytes of request bodies the service holds while reading them, all requests together. One body
+ * is capped by its route (a model file at 64 MiB), but twelve uploads of 63 MiB at once held 1 GB;
+ * past this budget a new upload is turned away (503, try again) instead of growing the process.
+ * Two model files of the largest size fit at once.
+ */
+export const BODY_BYTES_IN_FLIGHT = 128 << 20;
+
+let bodyBytesInFlight = 0;
+
+/** The request-body bytes held now (reserved), all requests together. */
+export function bodyBytesHeld(): number {
+  return bodyBytesInFlight;
+}
+
+/**
+ * The request body as text, refused with 413 past `maxBytes` (the upload is not read further)
+ * and with 503 when the bodies being read would pass BODY_BYTES_IN_FLIGHT. A declared
+ * Content-Length is reserved up front; a chunked body reserves its bytes as they come.
+ */
 export async function readBody(request: IncomingMessage, maxBytes: number, what: string): Promise<string> {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(what, maxBytes);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) throw tooLarge(what, maxBytes);
-    chunks.push(chunk);
+  let reserved = 0;
+  const reserve = (bytes: number): void => {
+    if (bodyBytesInFlight + bytes > BODY_BYTES_IN_FLIGHT) {
+      throw new HttpError(503, `the service is reading ${Math.round(bodyBytesInFlight / (1 << 20))} MiB of other uploads; send ${what} again shortly`, { connection: 'close', 'retry-after': '5' });
+    }
+    bodyBytesInFlight += bytes;
+    reserved += bytes;
+  };
+  try {
+    if (Number.isFinite(declared) && declared > 0) reserve(declared);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of request as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes) throw tooLarge(what, maxBytes);
+      if (size > reserved) reserve(size - reserved);
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  } finally {
+    bodyBytesInFlight -= reserved;
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The body parsed as JSON; 400 naming the problem when it is not. */

@@ -5,7 +5,9 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request as httpRequest, type ClientRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { bodyBytesHeld } from '../../../companion/service/http-io.ts';
 import { startService, type RunningService } from '../../../companion/service/server.ts';
 import { call, tempHome } from './service-helpers.ts';
 
@@ -177,6 +179,32 @@ describe('bad requests: one JSON error each, and the service goes on', () => {
       expect(reply.json().error).toMatch(message);
     });
   }
+
+  // Issue 13, item 11: twelve uploads of 63 MiB at once held 1 GB.
+  it('uploads past the bytes the service may hold at once are turned away with 503, and taken again once those end', async () => {
+    const held: ClientRequest[] = [];
+    const upload = (): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const req = httpRequest(
+          { host: '127.0.0.1', port: service.port, path: '/api/models', method: 'POST', headers: { host: `127.0.0.1:${service.port}`, authorization: `Bearer ${service.token}`, 'content-type': 'application/json', 'content-length': String(60 << 20) } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
+        req.write('{"formatName": ');
+        held.push(req);
+      });
+    void upload().catch(() => undefined);
+    void upload().catch(() => undefined);
+    await vi.waitFor(() => expect(bodyBytesHeld()).toBe(120 << 20), { timeout: 10_000, interval: 20 });
+    const third = await upload();
+    expect(third).toBe(503);
+    for (const req of held) req.destroy();
+    await vi.waitFor(() => expect(bodyBytesHeld()).toBe(0), { timeout: 10_000, interval: 20 });
+    expect((await call(service.port, '/api/status', { token: service.token })).status).toBe(200);
+  });
 
   it('a model file over the size cap is 413, and the service still answers', async () => {
     const reply = await call(service.port, '/api/models', { method: 'POST', token: service.token, headers: { 'content-length': String(65 << 20) }, body: undefined });
