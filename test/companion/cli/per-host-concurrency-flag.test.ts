@@ -45,6 +45,6 @@ describe('linkscent crawl --per-host-concurrency', () => {
     expect(zero.errorLines).toHaveLength(1);
     expect(zero.errorLines[0]).toMatch(/^linkscent collect: --per-host-concurrency/);
     const help = await runCli(['crawl', '--help']);
-    expect(help.stdout).toMatch(/--per-host-concurrency <H>\s+Pages fetched at once from one host\s+\[default: 2\]/);
+    expect(help.stdout).toMatch(/--per-host-concurrency <H>\s+Pages fetched at once from one host, at most 64\s+\[default: 2\]/);
   });
 });
