@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../shared/random/seeded-random.ts';
 import { LruCache } from '../../../shared/tokens/lru-cache.ts';
 
 describe('LruCache', () => {
@@ -42,5 +43,32 @@ describe('LruCache', () => {
     cache.set('a', 1);
     cache.clear();
     expect(cache.size).toBe(0);
+  });
+
+  it('keeps exactly what a list in recency order keeps, past its first 1,024 slots and after clear()', () => {
+    const capacity = 1_500;
+    const cache = new LruCache<number, number>(capacity);
+    let recency: number[] = []; // the reference: most recent last
+    const random = seededRandom(7);
+    for (let step = 0; step < 60_000; step++) {
+      if (step === 30_000) {
+        cache.clear();
+        recency = [];
+      }
+      const key = Math.floor(random() * 2_500);
+      if (random() < 0.5) {
+        const at = recency.indexOf(key);
+        expect(cache.get(key)).toBe(at === -1 ? undefined : key * 2);
+        if (at !== -1) recency.push(...recency.splice(at, 1));
+      } else {
+        cache.set(key, key * 2);
+        const at = recency.indexOf(key);
+        if (at !== -1) recency.splice(at, 1);
+        recency.push(key);
+        if (recency.length > capacity) recency.shift();
+      }
+    }
+    expect(cache.size).toBe(recency.length);
+    for (const key of recency) expect(cache.has(key)).toBe(true);
   });
 });
