@@ -25,7 +25,7 @@ import { CRAWL_LIMITS } from './crawl-limits.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import { PagesJsonl } from './pages-jsonl.ts';
 import { connectCrawl, type CrawlNetwork } from './crawl-network.ts';
-import { checkSeedsReachable } from './seed-check.ts';
+import { checkSeedsReachable, type SeedRobotsFailure } from './seed-check.ts';
 import { DEFAULT_SEED_SCORE } from './strategies/crawl-strategy.ts';
 
 /** What a crawl records about itself in the store's meta table, key `crawl`. */
@@ -51,6 +51,8 @@ export interface CrawlSession {
   seeds: string[];
   /** What the crawl may reach, made of those seeds (`crawl-network.ts`). */
   network: CrawlNetwork;
+  /** A new crawl's seed hosts whose robots.txt failed for now at the seed check: asked once already. */
+  seedRobotsFailures: SeedRobotsFailure[];
   /** Closes the network side, pages.jsonl and the store, then frees the directory. */
   close(): Promise<void>;
 }
@@ -87,10 +89,11 @@ export async function openSession(options: CrawlOptions, seeds: string[]): Promi
   let network: CrawlNetwork | undefined;
   try {
     let requeued = 0;
+    let seedRobotsFailures: SeedRobotsFailure[] = [];
     if (!options.resume) {
       CrawlStore.check(options.outDir, { create: true });
       network = await connectCrawl(options, seeds);
-      await checkSeedsReachable(seeds, network.fetcher, options.signal);
+      seedRobotsFailures = await checkSeedsReachable(seeds, network.fetcher, options.signal);
       store = CrawlStore.open(options.outDir, { create: true });
       initStore(store, options, seeds);
     } else {
@@ -110,6 +113,7 @@ export async function openSession(options: CrawlOptions, seeds: string[]): Promi
       requeued,
       seeds: allSeeds,
       network,
+      seedRobotsFailures,
       async close() {
         await opened.network.fetcher.close();
         jsonl.close();

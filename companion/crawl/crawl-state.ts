@@ -25,8 +25,12 @@ export class CrawlState {
   readonly startedAt = Date.now();
   readonly #perHostFetched: Map<string, number>;
   readonly #perHostInFlight = new Map<string, number>();
-  /** Hosts set aside while their robots.txt is unreachable: until when, why, and how many verdicts so far. */
-  readonly #deferred = new Map<string, { until: number; reason: string; verdicts: number }>();
+  /**
+   * Hosts whose robots.txt is unreachable: until when, why, how many verdicts so far, and whether
+   * the crawl has set the host aside (a verdict from the seed check is counted but sets nothing
+   * aside until the crawl meets it: see `countSeedVerdict`).
+   */
+  readonly #deferred = new Map<string, { until: number; reason: string; verdicts: number; aside: boolean }>();
   readonly #waiters: (() => void)[] = [];
   #counts: StoreCounts;
   #countsAt = 0;
@@ -74,24 +78,37 @@ export class CrawlState {
    */
   deferHost(host: string, until: number, retries: number, reason: string): boolean {
     const known = this.#deferred.get(host);
-    if (known?.until === until) return true;
+    if (known?.until === until) {
+      if (known.verdicts > retries) return false;
+      known.aside = true;
+      return true;
+    }
     const verdicts = (known?.verdicts ?? 0) + 1;
     if (verdicts > retries) return false;
-    this.#deferred.set(host, { until, reason, verdicts });
+    this.#deferred.set(host, { until, reason, verdicts, aside: true });
     return true;
+  }
+
+  /**
+   * Counts a verdict the seed check met before the run: the host's first question was asked, even
+   * when that answer expires before the crawl reaches the host (a busy start) and is asked anew.
+   * Nothing is set aside: the seed check is not the crawl meeting the host.
+   */
+  countSeedVerdict(host: string, until: number, reason: string): void {
+    if (!this.#deferred.has(host)) this.#deferred.set(host, { until, reason, verdicts: 1, aside: false });
   }
 
   /** Hosts set aside now: the claim passes over their URLs (`CrawlStore.claimNext`). */
   deferredHosts(): string[] {
     const now = Date.now();
-    return [...this.#deferred].flatMap(([host, { until }]) => (until > now ? [host] : []));
+    return [...this.#deferred].flatMap(([host, { until, aside }]) => (aside && until > now ? [host] : []));
   }
 
   /** When the earliest set-aside host may be asked again, or undefined when none waits. */
   nextDeferralEnd(): number | undefined {
     const now = Date.now();
     let next: number | undefined;
-    for (const { until } of this.#deferred.values()) if (until > now && (next === undefined || until < next)) next = until;
+    for (const { until, aside } of this.#deferred.values()) if (aside && until > now && (next === undefined || until < next)) next = until;
     return next;
   }
 

@@ -97,6 +97,8 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
   const { store, jsonl, network } = session;
   const { fetcher, inScope } = network;
   const state = new CrawlState(store, options);
+  // The seed check's failed robots.txt questions were this crawl's first (see seed-check.ts).
+  for (const { host, until, reason } of session.seedRobotsFailures) state.countSeedVerdict(host, until, reason);
   const claimWindow = options.strategy.claimWindow ?? DEFAULT_CLAIM_WINDOW;
   const budget = options.hostBudget === null ? undefined : new HostBudget(store, options.hostBudget, options.relevanceThreshold);
   const hostPenalty = (host: string) => budget?.penalty(host) ?? 0;

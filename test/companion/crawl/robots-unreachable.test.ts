@@ -94,6 +94,31 @@ describe('robots.txt unreachable', () => {
     expect(summary).toMatchObject({ fetched: 2, robotsDenied: 1, stoppedBy: 'frontier-empty' });
   });
 
+  // Regression: the seed check's question was not counted once its answer had expired before the
+  // crawl reached the host (a busy start), so the host was asked once more than `retries` allows,
+  // or, with nothing else to do by then, left queued as unreachable instead of recorded.
+  it('counts the seed check\'s question as the first, however late the crawl reaches the host', async () => {
+    const down = await site('127.0.0.1', Number.POSITIVE_INFINITY);
+    // One worker, the steady seed first, its page held until the seed check's answer (20 ms) is stale.
+    const steady = await site('127.0.0.2', 0, [], (path) => (path === '/' ? new Promise((r) => setTimeout(r, 200)) : undefined));
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const outDir = join(dir, 'out');
+    const summary = await runCrawl({
+      seeds: [`${steady.origin}/`, `${down.origin}/`],
+      outDir,
+      maxPages: 20,
+      strategy: createStrategy('bfs'),
+      concurrency: 1,
+      delayMs: 0,
+      retry: { retries: 1, robotsRetryMs: 20, backoffMs: 10 },
+      log: () => {},
+    });
+    expect(down.robotsAsked()).toBe(2);
+    expect(readPages(outDir).find((p) => p.url.startsWith(down.origin))).toMatchObject({ outcome: 'robots-denied', error: 'robots.txt answered HTTP 503 (asked 2 times)' });
+    expect(summary).toMatchObject({ fetched: 1, robotsDenied: 1, stoppedBy: 'frontier-empty' });
+  });
+
   it('passes over the set-aside host\'s URLs, even those a focused crawl ranks first', async () => {
     const flaky = await site('127.0.0.1', 1, ['/a', '/b']);
     const steady = await site('127.0.0.2', 0, ['/c', '/d', '/e']);
