@@ -3,7 +3,7 @@
  * preloaded so the documents' links to real sites never leave the machine
  * (`loopback-guard.ts`), and its peak RSS polled from /proc.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,20 +21,30 @@ export interface ChildResult {
   peakRss: number;
 }
 
-/** Runs `node --import tsx --import loopback-guard <args>`, polling its peak RSS. */
-export function runNode(args: string[], env: Record<string, string> = {}): Promise<ChildResult> {
-  return new Promise((resolvePromise, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, ['--import', 'tsx', '--import', GUARD, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+export interface StartedChild {
+  child: ChildProcess;
+  /** Settles when the child has exited and its output is read; `exitedAt` is on `performance.now()`'s clock. */
+  done: Promise<ChildResult & { exitedAt: number }>;
+}
+
+/**
+ * Starts `node --import tsx --import loopback-guard <args>`, polling its peak RSS. The child is
+ * node itself (no shell between), so a signal sent to it is the one the program gets.
+ */
+export function startNode(args: string[], env: Record<string, string> = {}): StartedChild {
+  const started = process.hrtime.bigint();
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', GUARD, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const done = new Promise<ChildResult & { exitedAt: number }>((resolvePromise, reject) => {
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.stdout!.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
     let peakRss = 0;
+    let exitedAt = Number.NaN;
     const poll = () => {
       try {
         const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
@@ -48,6 +58,10 @@ export function runNode(args: string[], env: Record<string, string> = {}): Promi
       clearInterval(timer);
       reject(error);
     });
+    // 'exit' is when the process ended; 'close' waits for its pipes too, which is not its doing.
+    child.on('exit', () => {
+      exitedAt = performance.now();
+    });
     child.on('close', (code) => {
       clearInterval(timer);
       resolvePromise({
@@ -56,9 +70,21 @@ export function runNode(args: string[], env: Record<string, string> = {}): Promi
         stderr: Buffer.concat(err).toString('utf8'),
         wallMs: Number(process.hrtime.bigint() - started) / 1e6,
         peakRss,
+        exitedAt,
       });
     });
   });
+  return { child, done };
+}
+
+/** Runs `node --import tsx --import loopback-guard <args>` to its end. */
+export function runNode(args: string[], env: Record<string, string> = {}): Promise<ChildResult> {
+  return startNode(args, env).done;
+}
+
+/** `linkscent <args>` started, not awaited (`startNode`). */
+export function startLinkscent(args: string[], env: Record<string, string> = {}): StartedChild {
+  return startNode([CLI, ...args], env);
 }
 
 /** `linkscent <args>`; throws with the end of its stderr when it fails. */

@@ -38,12 +38,13 @@
  *   - `calendar`: an endless events calendar on the portal's host, linked from the portal
  *     (`/calendar/2026-11.html`, every month linking its days and the months either side, every
  *     day the days either side): a crawler trap no URL-shape check catches;
- *   - `log`: every response in the order served (`served()`), so a bench counts what the server
- *     really sent, not what the crawler wrote.
+ *   - `log`: every response in the order served (`served()`: URL, status, type, SHA-256 of the
+ *     body), so a bench counts what the server really sent, not what the crawler wrote.
  *
  * `startLocalWeb()` listens on every address and resolves when all listen; `close()` ends
  * every connection and stops every server. Other benches use it the same way.
  */
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -171,6 +172,10 @@ export interface ServedResponse {
   /** The absolute URL requested. */
   url: string;
   status: number;
+  /** The Content-Type sent. */
+  type: string;
+  /** SHA-256 of the body sent, hex (none for HEAD), so a reader of the crawl's records can be checked against the server. */
+  sha256?: string;
 }
 
 export interface LocalWeb {
@@ -413,7 +418,10 @@ export async function startLocalWeb(options: LocalWebOptions = {}): Promise<Loca
 
   const send = (response: ServerResponse, request: IncomingMessage, status: number, type: string, body: Buffer | string) => {
     const buffer = typeof body === 'string' ? Buffer.from(body) : body;
-    if (options.log) served.push({ url: `http://${request.headers.host ?? ''}${request.url ?? '/'}`, status });
+    if (options.log) {
+      const url = `http://${request.headers.host ?? ''}${request.url ?? '/'}`;
+      served.push({ url, status, type, ...(request.method === 'HEAD' ? {} : { sha256: createHash('sha256').update(buffer).digest('hex') }) });
+    }
     response.writeHead(status, { 'content-type': type, 'content-length': buffer.length });
     response.end(request.method === 'HEAD' ? undefined : buffer);
   };

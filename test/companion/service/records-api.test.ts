@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../../companion/service/server.ts';
 import { startScriptedSite, type ScriptedSite } from '../support/hostile-server.ts';
-import { readMinimalWarc } from '../support/minimal-warc.ts';
+import { readMinimalWarc } from '../../../tools/minimal-warc.ts';
 import { call, parseJsonl, tempHome, waitForCrawl } from './service-helpers.ts';
 
 const page = (title: string, body: string) => `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;

@@ -1,6 +1,6 @@
 /**
  * `linkscent crawl --warc` on a loopback site, read back by webrecorder's warcio and by the
- * test's own minimal reader (`support/minimal-warc.ts`): a warcinfo record opens every file,
+ * minimal reader of our own (`tools/minimal-warc.ts`): a warcinfo record opens every file,
  * files roll by size, every page is there once (request + response + metadata for a page read in
  * full, metadata alone for the others), bodies as received (de-chunked, gzip kept), digests right.
  */
@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WARCParser } from 'warcio';
 import { startScriptedSite, type ScriptedSite } from '../support/hostile-server.ts';
-import { readMinimalWarc, type MinimalRecord } from '../support/minimal-warc.ts';
+import { readMinimalWarc, type MinimalRecord } from '../../../tools/minimal-warc.ts';
 import { runCli } from '../support/run-cli.ts';
 
 const page = (title: string, body: string) => `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;

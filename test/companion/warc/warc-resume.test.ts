@@ -11,7 +11,7 @@ import { runCrawl } from '../../../companion/crawl/crawler.ts';
 import { createStrategy } from '../../../companion/crawl/strategies/index.ts';
 import { serializePage } from '../../../companion/warc/warc-records.ts';
 import { startScriptedSite, type ScriptedSite } from '../support/hostile-server.ts';
-import { readMinimalWarc } from '../support/minimal-warc.ts';
+import { readMinimalWarc } from '../../../tools/minimal-warc.ts';
 
 const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
 

@@ -1,9 +1,13 @@
 /**
- * A minimal WARC reader of its own, to check LinkScent's WARC files without trusting the library
- * that wrote them: it finds the gzip members (each must hold exactly one record), parses the WARC
- * header block by hand, takes exactly Content-Length bytes of block, expects CRLF CRLF after it,
- * and checks the block and payload digests with node:crypto, in whichever algorithm and
+ * A minimal WARC reader of our own, to check LinkScent's WARC files without trusting the library
+ * that wrote them (warcio): it finds the gzip members (each must hold exactly one record), parses
+ * the WARC header block by hand, takes exactly Content-Length bytes of block, expects CRLF CRLF
+ * after it, and checks the block and payload digests with node:crypto, in whichever algorithm and
  * encoding (hex or base32) the record declares.
+ *
+ * Why tools/: the tests and the records bench both read WARCs with it, and neither should import
+ * the other's support code. It imports Node built-ins only (a boundary test holds that): a reader
+ * sharing code with the writer could share its mistakes.
  */
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
