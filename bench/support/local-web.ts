@@ -176,6 +176,8 @@ export interface ServedResponse {
   type: string;
   /** SHA-256 of the body sent, hex (none for HEAD), so a reader of the crawl's records can be checked against the server. */
   sha256?: string;
+  /** When the response was handed to the socket (`performance.now()`): rates counted on the server's side. */
+  at: number;
 }
 
 export interface LocalWeb {
@@ -420,7 +422,7 @@ export async function startLocalWeb(options: LocalWebOptions = {}): Promise<Loca
     const buffer = typeof body === 'string' ? Buffer.from(body) : body;
     if (options.log) {
       const url = `http://${request.headers.host ?? ''}${request.url ?? '/'}`;
-      served.push({ url, status, type, ...(request.method === 'HEAD' ? {} : { sha256: createHash('sha256').update(buffer).digest('hex') }) });
+      served.push({ url, status, type, at: performance.now(), ...(request.method === 'HEAD' ? {} : { sha256: createHash('sha256').update(buffer).digest('hex') }) });
     }
     response.writeHead(status, { 'content-type': type, 'content-length': buffer.length });
     response.end(request.method === 'HEAD' ? undefined : buffer);
