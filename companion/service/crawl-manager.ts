@@ -28,6 +28,7 @@ import type { CrawlPlan } from './crawl-request.ts';
 import { startRun, type RunDeps } from './crawl-run.ts';
 import { HttpError } from './http-io.ts';
 import type { ModelRegistry } from './model-registry.ts';
+import { PageTurns } from './page-turns.ts';
 
 export type { CrawlListener } from './crawl-entry.ts';
 
@@ -45,8 +46,10 @@ export class CrawlManager {
 
   constructor(options: CrawlManagerOptions) {
     this.#options = options;
+    const turns = new PageTurns();
     this.#runDeps = {
       log: options.log,
+      turn: turns.take,
       tokenizer: async () => (this.#tokenizer ??= (await import('../platform/jieba-node.ts')).loadNodeTokenizer()),
     };
   }

@@ -26,6 +26,8 @@ export interface RunDeps {
   log: (line: string) => void;
   /** The jieba tokenizer, loaded once for every crawl of the service. */
   tokenizer(): Promise<Tokenizer>;
+  /** The service's turns, shared by its crawls (`page-turns.ts`). */
+  turn(): Promise<void>;
 }
 
 /** Starts a run of `entry` in the background; `entry.run.done` settles when it is over. */
@@ -68,6 +70,7 @@ async function execute(entry: CrawlEntry, run: Run, resume: boolean, deps: RunDe
       pageJudge: parts.pageJudge,
       relevanceThreshold: parts.relevanceThreshold,
       signal: run.controller.signal,
+      turn: deps.turn,
       onProgress: (progress) => onProgress(entry, run, progress, elapsedBefore),
       log: (line) => deps.log(`crawl ${entry.id}: ${line}`),
     });
