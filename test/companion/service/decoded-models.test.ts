@@ -19,14 +19,14 @@ beforeAll(async () => {
   home = tempHome();
   path = join(home.dir, 'model.json');
   await writeFinanceModel(path, site);
-});
+}, 60_000); // jieba's dictionary, on a busy machine
 afterAll(async () => {
   await site?.close();
   home?.cleanup();
 });
 
 describe('DecodedModels', () => {
-  it('decodes a file once for every load of it, and each load still gets classifiers of its own', async () => {
+  it('decodes a file once for every load of it, and each load still gets classifiers of its own', { timeout: 30_000 }, async () => {
     const decoded = new DecodedModels();
     const loads = await Promise.all(Array.from({ length: 5 }, () => decoded.serial(() => loadLinkModel(path, undefined, decoded.decode))));
     // One decode: every load's topic is the very object the one decoded content holds.
