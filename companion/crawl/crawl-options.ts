@@ -123,6 +123,12 @@ export interface CrawlOptions {
   scoring?: Record<string, unknown>;
   /** One-line reports (an invalid seed, a resume warning). Default: a line on stderr. */
   log: (line: string) => void;
+  /**
+   * Awaited before each URL is claimed, once its page is fetched, and between slices of online
+   * learning's re-scoring: the service passes its turns (`service/page-turns.ts`), so that its
+   * crawls' work interleaves with its requests. Default none: the command line's crawl runs flat out.
+   */
+  turn?: () => Promise<void>;
 }
 
 /** What a caller passes: the four required fields, any others optional. */
@@ -167,6 +173,7 @@ const KNOWN = new Set<string>([
   'lookup',
   'addressKind',
   'scoring',
+  'turn',
 ]);
 
 /** Fills defaults and checks every field; throws `CrawlOptionsError` naming the first bad one. */
@@ -198,6 +205,7 @@ export function validateCrawlOptions(input: CrawlOptionsInput): CrawlOptions {
   }
   if (!Array.isArray(options.hooks)) throw new CrawlOptionsError('hooks must be a list of hook sets');
   if (options.hostBudget !== null) wholeNumber('hostBudget', options.hostBudget, 1);
+  if (options.turn !== undefined && typeof options.turn !== 'function') throw new CrawlOptionsError('turn must be a function returning a promise');
   if (options.warc !== null) {
     if (typeof options.warc !== 'object') throw new CrawlOptionsError('warc must be { maxFileBytes } or null');
     wholeNumber('warc.maxFileBytes', options.warc.maxFileBytes, 1);

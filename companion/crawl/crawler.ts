@@ -103,7 +103,7 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
   const budget = options.hostBudget === null ? undefined : new HostBudget(store, options.hostBudget, options.relevanceThreshold);
   const hostPenalty = (host: string) => budget?.penalty(host) ?? 0;
   const learner = options.online
-    ? new OnlineLearner(store, options.strategy, options.online.models, { ...options.online, relevanceThreshold: options.relevanceThreshold }, hostPenalty)
+    ? new OnlineLearner(store, options.strategy, options.online.models, { ...options.online, relevanceThreshold: options.relevanceThreshold, turn: options.turn }, hostPenalty)
     : undefined;
   // A WARC file that cannot be opened fails the run here; the session's close frees the rest.
   const warc = options.warc ? openWarc(options, session.seeds, store) : undefined;
@@ -136,6 +136,11 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
 
   async function worker(): Promise<void> {
     while (!stop.signal.aborted && failure === undefined) {
+      if (options.turn) {
+        await options.turn();
+        failure ??= learner?.failure; // a background update (with turns) that failed stops the run
+        if (stop.signal.aborted || failure !== undefined) break;
+      }
       const setAside = state.deferredHosts();
       const row = state.budgetLeft ? store.claimNext(state.decide, claimWindow, setAside) : undefined;
       if (!row) {
@@ -166,6 +171,8 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
 
   try {
     await Promise.all(Array.from({ length: options.concurrency }, worker));
+    await learner?.idle();
+    failure ??= learner?.failure;
     if (failure !== undefined) throw failure;
     const progress = state.progress(true);
     options.onProgress?.(progress);
@@ -200,6 +207,7 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
     };
   } finally {
     options.signal?.removeEventListener('abort', onCallerAbort);
+    await learner?.idle(); // its transaction before the store closes
     await warc?.close();
   }
 

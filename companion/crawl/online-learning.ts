@@ -35,7 +35,7 @@ import type { LevelClassifier } from '../../shared/model/level-classifier.ts';
 import type { NaiveBayes } from '../../shared/model/naive-bayes.ts';
 import type { Label } from '../../shared/model/types.ts';
 import type { CrawlStore } from '../store/crawl-store.ts';
-import type { LearnedLink, LinkText } from '../store/records.ts';
+import type { FrontierRow, LearnedLink, LinkText } from '../store/records.ts';
 import type { CrawlStrategy } from './strategies/crawl-strategy.ts';
 
 /** Pages between two updates. */
@@ -53,7 +53,16 @@ export interface OnlineLearningOptions {
   topic: string;
   /** Relevance at or above which a judged page is on topic. */
   relevanceThreshold: number;
+  /**
+   * With it, an update runs in the background, its re-scoring in slices of `RESCORE_SLICE` rows
+   * with a turn awaited between slices (the service's turns, `service/page-turns.ts`), and
+   * `pageRecorded` returns at once. Default none: the update is done within `pageRecorded`.
+   */
+  turn?: () => Promise<void>;
 }
+
+/** Queued rows re-scored in one turn when updates run in turns (≈ 5–10 ms of scoring). */
+export const RESCORE_SLICE = 256;
 
 export interface OnlineModels {
   /** The link classifier, updated in place (the strategy scores with the same object). */
@@ -74,6 +83,17 @@ export interface UpdateSummary {
   rescored: number;
 }
 
+/** What an update learned, before it is saved. */
+interface Learning {
+  added: LearnedLink[];
+  fresh: Learned[];
+  /** A learned link's id → its new level. */
+  relevelled: Map<number, number>;
+  positives: number;
+  /** The last page learned from. */
+  seq: number;
+}
+
 interface MetaState {
   /** The last page (fetch-order seq) turned into examples. */
   seq: number;
@@ -89,6 +109,8 @@ interface Learned {
 export class OnlineLearner {
   #seq: number;
   #pagesSinceUpdate = 0;
+  #running: Promise<void> | undefined;
+  #failure: unknown;
   /** A page's URL (requested and final) → the URL of the page it was found on. */
   readonly #parentOf = new Map<string, string>();
   /** A page's URL (requested and final) → the learned link into it. */
@@ -107,15 +129,62 @@ export class OnlineLearner {
     this.#replay();
   }
 
-  /** Counts a recorded page; every `every` pages, learns (`update`). */
+  /**
+   * Counts a recorded page; every `every` pages, learns (`update`). With `turn`, the update runs
+   * in the background and this returns undefined; one update at a time, and pages recorded
+   * meanwhile count towards the next.
+   */
   pageRecorded(): UpdateSummary | undefined {
     if (++this.#pagesSinceUpdate < this.options.every) return undefined;
-    this.#pagesSinceUpdate = 0;
-    return this.update();
+    const turn = this.options.turn;
+    if (turn === undefined) {
+      this.#pagesSinceUpdate = 0;
+      return this.update();
+    }
+    if (this.#running === undefined && this.#failure === undefined) {
+      this.#pagesSinceUpdate = 0;
+      this.#running = this.#updateInTurns(turn)
+        .then(() => undefined, (error: unknown) => void (this.#failure = error))
+        .finally(() => (this.#running = undefined));
+    }
+    return undefined;
+  }
+
+  /** Resolves when no update is running (never rejects: see `failure`). */
+  async idle(): Promise<void> {
+    await this.#running;
+  }
+
+  /** What a background update threw, if one did: the crawl must stop with it. */
+  get failure(): unknown {
+    return this.#failure;
   }
 
   /** Turns the pages recorded since the last update into examples, updates the models, re-scores. */
   update(): UpdateSummary {
+    const learned = this.#learn();
+    return this.#save(learned, this.#rescored(this.#rescoreRows()));
+  }
+
+  /**
+   * `update` with its re-scoring in slices, a turn between them. Pages committed meanwhile are
+   * scored with the updated models before their examples are saved: a kill in between leaves those
+   * few rows scored by models a resume no longer has, as rows past `rescoreTop` always are.
+   */
+  async #updateInTurns(turn: () => Promise<void>): Promise<UpdateSummary> {
+    const learned = this.#learn();
+    await turn();
+    const rows = this.#rescoreRows();
+    const scores: { url: string; score: number }[] = [];
+    for (let at = 0; at < rows.length; at += RESCORE_SLICE) {
+      await turn();
+      scores.push(...this.#rescored(rows.slice(at, at + RESCORE_SLICE)));
+    }
+    return this.#save(learned, scores);
+  }
+
+  /** The examples of the pages recorded since the last update, added to the models. */
+  #learn(): Learning {
     const { links, levels, features } = this.models;
     const L = levels?.levels ?? 0;
     const added: LearnedLink[] = [];
@@ -154,20 +223,31 @@ export class OnlineLearner {
       }
     }
     added.forEach((link, i) => (link.level = fresh[i]!.level));
-    // One transaction for the examples, the levels and the new scores: a crawl killed in between
-    // would otherwise resume with models that no longer match its frontier.
-    const scores = this.#rescored();
-    this.store.saveLearning(added, [...relevelled].map(([id, level]) => ({ id, level })), { seq: this.#seq } satisfies MetaState, scores);
+    return { added, fresh, relevelled, positives, seq: this.#seq };
+  }
+
+  /**
+   * One transaction for the examples, the levels and the new scores: a crawl killed in between
+   * would otherwise resume with models that no longer match its frontier.
+   */
+  #save({ added, fresh, relevelled, positives, seq }: Learning, scores: { url: string; score: number }[]): UpdateSummary {
+    this.store.saveLearning(added, [...relevelled].map(([id, level]) => ({ id, level })), { seq } satisfies MetaState, scores);
     added.forEach((link, i) => (fresh[i]!.id = link.id!));
     return { added: added.length, positives, levelled: relevelled.size + fresh.filter((l) => l.level !== undefined).length, rescored: scores.length };
   }
 
-  /** The best queued rows' scores under the updated models (the host budget's step kept). */
-  #rescored(): { url: string; score: number }[] {
+  /** The queued rows to score again: the best `rescoreTop`. */
+  #rescoreRows(): FrontierRow[] {
+    if (!this.strategy.rescore || this.options.rescoreTop === 0) return [];
+    return this.store.bestQueued(this.options.rescoreTop);
+  }
+
+  /** The rows' scores under the updated models (the host budget's step kept). */
+  #rescored(rows: readonly FrontierRow[]): { url: string; score: number }[] {
     const rescore = this.strategy.rescore;
-    if (!rescore || this.options.rescoreTop === 0) return [];
+    if (!rescore) return [];
     const scores: { url: string; score: number }[] = [];
-    for (const row of this.store.bestQueued(this.options.rescoreTop)) {
+    for (const row of rows) {
       if (!row.context) continue;
       scores.push({ url: row.url, score: rescore({ ...row, context: row.context }) - this.hostPenalty(row.host) });
     }

@@ -82,6 +82,7 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
     const attempted = await fetchWithRetries(ctx.fetcher, task.url, row.host, ctx.options.retry, signal);
     fetched = attempted.fetched;
     attempts = attempted.attempts;
+    await ctx.options.turn?.(); // parsing, scoring and the commit: one turn (`crawl-options.ts`)
     if (signal.aborted) {
       // Stopped mid-fetch: the page was never recorded, so it stays to be fetched.
       ctx.store.requeue(task.url);

@@ -24,6 +24,12 @@ import { LinkScorer } from '../../shared/pipeline/link-scorer.ts';
 import type { Tokenizer } from '../../shared/tokens/types.ts';
 import { writeFileAtomic } from '../platform/atomic-file.ts';
 
+/**
+ * Decodes a model file's text; `fingerprint` is the SHA-256 (hex) of its bytes. The service
+ * passes a cache (`service/model-registry.ts`); the content is read, never changed, by loading.
+ */
+export type ModelDecoder = (text: string, fingerprint: string) => ReturnType<typeof decodeModelFile>;
+
 /** The file cannot give a model (the model layer's error, re-exported here for callers). */
 export { ModelFileError };
 
@@ -100,7 +106,7 @@ function numbered(rows: ExampleRow[]): ExampleRow[] {
  * name) when the file holds several, with the topic's feature options: scoring must featurise
  * exactly as training did. The file is read once; the fingerprint is of the bytes imported.
  */
-export async function loadLinkModel(path: string, topicName?: string): Promise<LoadedLinkModel> {
+export async function loadLinkModel(path: string, topicName?: string, decode: ModelDecoder = decodeModelFile): Promise<LoadedLinkModel> {
   let bytes: Buffer;
   try {
     const { size } = await stat(path);
@@ -115,7 +121,7 @@ export async function loadLinkModel(path: string, topicName?: string): Promise<L
   const fingerprint = createHash('sha256').update(bytes).digest('hex');
   let content: ReturnType<typeof decodeModelFile>;
   try {
-    content = decodeModelFile(bytes.toString('utf8'));
+    content = decode(bytes.toString('utf8'), fingerprint);
   } catch (error) {
     // A ModelFileError already says what is wrong ("not a LinkScent model file: …"); name the file.
     if (error instanceof ModelFileError) throw new ModelFileError(`${path}: ${firstLine(error)}`, { cause: error });
@@ -138,8 +144,8 @@ export async function loadLinkModel(path: string, topicName?: string): Promise<L
  * orders its frontier by P(+) alone, so scores carry no explanation (explainTop 0 skips ranking
  * every link's features).
  */
-export async function loadLinkScorer(path: string, tokenizer: Tokenizer, topicName?: string) {
-  const loaded = await loadLinkModel(path, topicName);
+export async function loadLinkScorer(path: string, tokenizer: Tokenizer, topicName?: string, decode?: ModelDecoder) {
+  const loaded = await loadLinkModel(path, topicName, decode);
   const scorer = LinkScorer.forTopic(loaded.topic, loaded.model, tokenizer, 0);
   return { ...loaded, scorer };
 }

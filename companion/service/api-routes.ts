@@ -11,7 +11,7 @@ import type { ModelRegistry } from './model-registry.ts';
 import { pageTextOf, whyOf } from './crawl-inspect.ts';
 import { MAX_MODEL_FILE_BYTES } from '../../shared/model/model-file.ts';
 import { readPageLines } from './page-lines.ts';
-import { streamCrawlEvents } from './sse.ts';
+import type { EventStreams } from './sse.ts';
 
 const MAX_JSON_BYTES = 1 << 20;
 const MAX_PAGE_LIMIT = 1000;
@@ -21,6 +21,7 @@ export interface ApiContext {
   port: number;
   crawls: CrawlManager;
   models: ModelRegistry;
+  streams: EventStreams;
 }
 
 type Handler = (ctx: ApiContext, request: IncomingMessage, response: ServerResponse, params: string[], url: URL) => Promise<void> | void;
@@ -60,7 +61,7 @@ const ROUTES: Route[] = [
   },
   { method: 'GET', pattern: /^\/api\/crawls$/, handler: (ctx, _q, res) => sendJson(res, 200, ctx.crawls.list()) },
   { method: 'GET', pattern: new RegExp(`^/api/crawls/${ID}$`), handler: (ctx, _q, res, [id]) => sendJson(res, 200, ctx.crawls.info(id!)) },
-  { method: 'GET', pattern: new RegExp(`^/api/crawls/${ID}/events$`), handler: (ctx, req, res, [id]) => streamCrawlEvents(ctx.crawls, id!, req, res) },
+  { method: 'GET', pattern: new RegExp(`^/api/crawls/${ID}/events$`), handler: (ctx, req, res, [id]) => ctx.streams.stream(id!, req, res) },
   { method: 'POST', pattern: new RegExp(`^/api/crawls/${ID}/pause$`), handler: (ctx, _q, res, [id]) => sendJson(res, 200, ctx.crawls.pause(id!)) },
   { method: 'POST', pattern: new RegExp(`^/api/crawls/${ID}/resume$`), handler: async (ctx, _q, res, [id]) => sendJson(res, 200, await ctx.crawls.resume(id!)) },
   { method: 'POST', pattern: new RegExp(`^/api/crawls/${ID}/stop$`), handler: (ctx, _q, res, [id]) => sendJson(res, 200, ctx.crawls.stop(id!)) },

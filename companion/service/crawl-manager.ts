@@ -27,7 +27,8 @@ import { CRAWL_FILE, initialProgress, MODEL_FILE, readCrawlRecord, type CrawlRec
 import type { CrawlPlan } from './crawl-request.ts';
 import { startRun, type RunDeps } from './crawl-run.ts';
 import { HttpError } from './http-io.ts';
-import type { ModelRegistry } from './model-registry.ts';
+import { DecodedModels, type ModelRegistry } from './model-registry.ts';
+import { PageTurns } from './page-turns.ts';
 
 export type { CrawlListener } from './crawl-entry.ts';
 
@@ -42,11 +43,15 @@ export class CrawlManager {
   readonly #options: CrawlManagerOptions;
   readonly #runDeps: RunDeps;
   #tokenizer: Tokenizer | undefined;
+  readonly #decoded = new DecodedModels();
 
   constructor(options: CrawlManagerOptions) {
     this.#options = options;
+    const turns = new PageTurns();
     this.#runDeps = {
       log: options.log,
+      turn: turns.take,
+      models: this.#decoded,
       tokenizer: async () => (this.#tokenizer ??= (await import('../platform/jieba-node.ts')).loadNodeTokenizer()),
     };
   }
@@ -95,7 +100,8 @@ export class CrawlManager {
         if (error instanceof HttpError) throw new HttpError(400, `modelId: ${error.message}`);
         throw error;
       }
-      topic = await chooseTopic(modelText, plan.modelId, plan.topicId);
+      const text = modelText;
+      topic = await this.#decoded.serial(() => chooseTopic(text, plan.modelId!, plan.topicId, this.#decoded));
     }
     const id = newCrawlId();
     const dir = join(this.#options.crawlsDir, id);

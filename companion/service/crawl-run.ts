@@ -21,11 +21,16 @@ import { DEFAULT_WARC_FILE_BYTES } from '../warc/warc-defaults.ts';
 import type { CrawlEntry, Run } from './crawl-entry.ts';
 import { infoProgress, MODEL_FILE } from './crawl-record.ts';
 import { topicCrawlParts } from './crawl-topic.ts';
+import type { DecodedModels } from './model-registry.ts';
 
 export interface RunDeps {
   log: (line: string) => void;
   /** The jieba tokenizer, loaded once for every crawl of the service. */
   tokenizer(): Promise<Tokenizer>;
+  /** The service's turns, shared by its crawls (`page-turns.ts`). */
+  turn(): Promise<void>;
+  /** Model files decoded once for the service, loaded one at a time (`model-registry.ts`). */
+  models: DecodedModels;
 }
 
 /** Starts a run of `entry` in the background; `entry.run.done` settles when it is over. */
@@ -68,6 +73,7 @@ async function execute(entry: CrawlEntry, run: Run, resume: boolean, deps: RunDe
       pageJudge: parts.pageJudge,
       relevanceThreshold: parts.relevanceThreshold,
       signal: run.controller.signal,
+      turn: deps.turn,
       onProgress: (progress) => onProgress(entry, run, progress, elapsedBefore),
       log: (line) => deps.log(`crawl ${entry.id}: ${line}`),
     });
@@ -91,7 +97,8 @@ async function strategyFor(entry: CrawlEntry, deps: RunDeps): Promise<{ strategy
   const { plan, topic } = entry.record;
   if (topic === null) return { strategy: createStrategy('bfs'), topic: null };
   const { loadLinkScorer } = await import('../model/link-model-file.ts');
-  const loaded = await loadLinkScorer(join(entry.dir, MODEL_FILE), await deps.tokenizer(), topic.id);
+  const tokenizer = await deps.tokenizer();
+  const loaded = await deps.models.serial(() => loadLinkScorer(join(entry.dir, MODEL_FILE), tokenizer, topic.id, deps.models.decode));
   if (plan.strategy !== 'nb') return { strategy: createStrategy('bfs'), topic: loaded.topic };
   const nb = nbCrawl(loaded, NB_DEFAULTS, false, (line) => deps.log(`crawl ${entry.id}: ${line}`));
   return { strategy: nb.strategy, topic: loaded.topic, nbOptions: nb.options };

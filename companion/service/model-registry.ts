@@ -58,11 +58,50 @@ export class ModelRegistry {
   }
 }
 
+/**
+ * Decoded model files, by the SHA-256 of their text, and the service's model loads one at a time.
+ * Twenty crawls started with one model decoded its file forty times at once (the check of its
+ * rows included): a stall of seconds for every request, and twenty copies of the rows in memory
+ * together. The content is shared read-only: each crawl still builds its own classifiers from it
+ * (`linkModelOf`), since online learning changes them.
+ */
+export class DecodedModels {
+  /** Oldest first. */
+  readonly #entries = new Map<string, ModelFileContent>();
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly keep = 2) {}
+
+  /** The file's content, decoded now or earlier; `key` defaults to the text's SHA-256. Throws as `decodeModelFile`. */
+  readonly decode = (text: string, key: string = sha256(text)): ModelFileContent => {
+    let content = this.#entries.get(key);
+    if (content) {
+      this.#entries.delete(key);
+    } else {
+      content = decodeModelFile(text);
+      if (this.#entries.size >= this.keep) this.#entries.delete(this.#entries.keys().next().value!);
+    }
+    this.#entries.set(key, content);
+    return content;
+  };
+
+  /** Runs `load` once the loads asked before it are done (one file read and decoded at a time). */
+  serial<T>(load: () => Promise<T>): Promise<T> {
+    const result = this.#queue.then(load);
+    this.#queue = result.catch(() => undefined);
+    return result;
+  }
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
 /** Decodes the text (checking it completely) and lists its topics. */
-export async function inspectModelText(text: string, modelId: string): Promise<ModelSummary> {
+export async function inspectModelText(text: string, modelId: string, decoded?: DecodedModels): Promise<ModelSummary> {
   let file: ModelFileContent;
   try {
-    file = decodeModelFile(text);
+    file = decoded ? decoded.decode(text) : decodeModelFile(text);
   } catch (error) {
     const line = (error as Error).message.split('\n')[0] ?? 'unreadable';
     // The model layer's message already says what is wrong ("not a LinkScent model file: …").

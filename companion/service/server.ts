@@ -20,6 +20,7 @@ import { isDashboardPath, serveDashboard } from './dashboard-routes.ts';
 import { checkHost, checkOrigin, checkToken, type GuardState } from './guard.ts';
 import { HttpError, sendError } from './http-io.ts';
 import { ModelRegistry } from './model-registry.ts';
+import { EventStreams } from './sse.ts';
 
 export interface ServiceOptions {
   /** Loopback port; 0 picks a free one. Default `LINKSCENT_PORT`, else 7431. */
@@ -30,6 +31,8 @@ export interface ServiceOptions {
   resetPairing?: boolean;
   /** One-line reports (a crawl resumed or failed, a request that broke). Default: stderr. */
   log?: (line: string) => void;
+  /** Event streams open at once (`GET /api/crawls/:id/events`); one more is 503. Default 256. */
+  maxEventStreams?: number;
 }
 
 export interface RunningService {
@@ -46,6 +49,8 @@ export interface RunningService {
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const port = resolvePort(options.port);
+  const maxStreams = options.maxEventStreams;
+  if (maxStreams !== undefined && !(Number.isInteger(maxStreams) && maxStreams >= 1)) throw new Error(`maxEventStreams must be a whole number ≥ 1, got ${maxStreams}`);
   const home = options.home ?? resolveHome();
   const config = ServiceConfig.open(home, { resetPairing: options.resetPairing ?? false, log });
   const models = new ModelRegistry(config.modelsDir);
@@ -79,7 +84,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       log(`serve: paired with ${origin}`);
     },
   };
-  const api: ApiContext = { version: packageVersion(), port: actualPort, crawls, models };
+  const streams = new EventStreams(crawls, options.maxEventStreams);
+  const api: ApiContext = { version: packageVersion(), port: actualPort, crawls, models, streams };
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     handle(request, response, guard, api).catch((error: unknown) => reply(response, error, log));
@@ -96,6 +102,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     close() {
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        streams.close();
         server.closeAllConnections(); // event streams would otherwise hold close() open
         await crawls.close();
         await closed;

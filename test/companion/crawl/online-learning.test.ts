@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OnlineLearner, type OnlineModels } from '../../../companion/crawl/online-learning.ts';
+import { OnlineLearner, RESCORE_SLICE, type OnlineModels } from '../../../companion/crawl/online-learning.ts';
 import { createNbStrategy } from '../../../companion/crawl/strategies/nb-strategy.ts';
 import { loadNodeTokenizer } from '../../../companion/platform/jieba-node.ts';
 import { CrawlStore } from '../../../companion/store/crawl-store.ts';
@@ -147,5 +147,39 @@ describe('OnlineLearner', () => {
     const learner = new OnlineLearner(store, strategy, models, { every: 100, rescoreTop: 10, topic: 'calc', relevanceThreshold: 0.5 });
     expect(learner.update().rescored).toBe(2);
     expect(store.claimNext()!.url).toBe('http://t.test/calc/stat');
+  });
+
+  it('with turns, learns in the background and re-scores in slices of RESCORE_SLICE rows, a turn between, to the same store as at once', async () => {
+    const queue = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ url: `http://t.test/q/${i}`, score: 0.5, depth: 1, parent: 'http://t.test/', host: 't.test', context: { anchor: i % 2 ? '统计 分析' : '文字 段落', before: '', after: '' } }));
+    const run = async (withTurns: boolean) => {
+      const { models, scorer } = taughtModels();
+      crawlPages();
+      store.enqueue(queue(RESCORE_SLICE * 2 + 10));
+      const strategy = createNbStrategy({ scorer, levels: models.levels });
+      let turns = 0;
+      const turn = async () => void turns++;
+      const learner = new OnlineLearner(store, strategy, models, { every: 5, rescoreTop: RESCORE_SLICE * 3, topic: 'calc', relevanceThreshold: 0.5, ...(withTurns ? { turn } : {}) });
+      const summaries = [1, 2, 3, 4, 5].map(() => learner.pageRecorded());
+      if (withTurns) {
+        expect(summaries).toEqual([undefined, undefined, undefined, undefined, undefined]); // nothing done within the page's turn
+        expect(store.learnedLinks()).toEqual([]);
+        await learner.idle();
+        expect(learner.failure).toBeUndefined();
+        // One turn after learning, then one per slice of the 522 queued rows (3 slices).
+        expect(turns).toBe(1 + 3);
+      } else {
+        expect(summaries.at(-1)).toMatchObject({ added: 4, rescored: RESCORE_SLICE * 2 + 10 });
+      }
+      const result = { learned: store.learnedLinks(), best: store.bestQueued(20).map((row) => [row.url, row.score]) };
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+      dir = mkdtempSync(join(tmpdir(), 'linkscent-online-'));
+      store = CrawlStore.open(dir, { create: true });
+      return result;
+    };
+    const atOnce = await run(false);
+    const inTurns = await run(true);
+    expect(inTurns).toEqual(atOnce);
   });
 });
