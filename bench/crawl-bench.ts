@@ -32,13 +32,15 @@
  *      pages, delay 0, concurrency 2 (= the per-host cap, so each strategy's order is what is
  *      measured; nb at concurrency 8 is shown too, both forms). Harvest at k = on-topic pages (outcome ok,
  *      URL matching the pattern) among the first k fetched, from pages.jsonl in fetch order.
- *   5. throughput: `crawl --strategy nb` and crawlee's CheerioCrawler (`support/crawlee-run.ts`)
- *      from the portal over the same sites, same concurrency (8, then 16; LinkScent's per-host
- *      cap raised to it, since crawlee has none), no delay, 1,500
- *      pages each, three runs of each, alternating (LinkScent, crawlee, LinkScent, …); the run
- *      with the median pages/s is shown, with the range. pages/s as each crawler measures its
- *      crawl (start to end, after its own start-up), the process's wall time, and its peak RSS
- *      (VmHWM polled from /proc).
+ *   5. throughput (issue 14's protocol): `crawl --strategy bfs`, `crawl --strategy nb` with the
+ *      model a plain `train` makes (future value and online learning on, as users run it), and
+ *      crawlee's CheerioCrawler (`support/crawlee-run.ts`), 2,000 pages each from the portal,
+ *      concurrency 8, LinkScent's per-host cap raised to it (crawlee has none), no delay, both
+ *      kept to the local web's origins; three runs of each in turn, the median shown with the
+ *      range. Everything is counted by the web server, which cannot flatter either crawler:
+ *      HTML pages answered 200, their rate over the span from the first to the last one served,
+ *      start-up from spawning the process to its first request; then the process's wall time
+ *      and its peak RSS (VmHWM polled from /proc).
  *
  * Everything written goes under bench/data/crawl-bench/ (removed at the start of a run), the
  * children's TMPDIR and CRAWLEE_STORAGE_DIR included. Figures depend on the machine and on its
@@ -50,7 +52,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileUrlPattern } from '../shared/urls/url-pattern.ts';
 import { linkscent as runLinkscent, runNode as runChild, type ChildResult } from './support/cli-child.ts';
-import { startLocalWeb, type LocalWeb } from './support/local-web.ts';
+import { startLocalWeb, type LocalWeb, type ServedResponse } from './support/local-web.ts';
 import { fmt, table } from './support/measure.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -64,8 +66,8 @@ const COLLECT_PAGES = 400;
 const HARVEST_PAGES = 500;
 const HARVEST_AT = [100, 250, 500];
 const HARVEST_CONCURRENCY = 2;
-const THROUGHPUT_PAGES = Number(process.env.LINKSCENT_BENCH_CRAWL_PAGES) || 1500;
-const THROUGHPUT_CONCURRENCY = [8, 16];
+const THROUGHPUT_PAGES = Number(process.env.LINKSCENT_BENCH_CRAWL_PAGES) || 2000;
+const THROUGHPUT_CONCURRENCY = 8;
 /** Runs of each crawler per concurrency, alternating; the median run (by pages/s) is shown. */
 const THROUGHPUT_REPS = Number(process.env.LINKSCENT_BENCH_CRAWL_REPS) || 3;
 
@@ -114,11 +116,28 @@ function crawlSummary(stdout: string): { pages: number; seconds: number; pagesPe
   return { pages: Number(match[1]), seconds: Number(match[2]), pagesPerSecond: Number(match[3]), errors: Number(match[4]) };
 }
 
-interface CrawleeResult {
-  handled: number;
-  failed: number;
-  seconds: number;
-  pagesPerSecond: number;
+/** One throughput run as the web server saw it. */
+interface ServedRun {
+  /** HTML pages answered 200. */
+  pages: number;
+  /** Those pages over the span from the first to the last one served. */
+  steady: number;
+  /** From spawning the crawler to the first request the server saw. */
+  startupMs: number;
+  wallMs: number;
+  peakRss: number;
+}
+
+function servedRun(served: readonly ServedResponse[], startedAt: number, run: ChildResult): ServedRun {
+  const pages = served.filter((response) => response.status === 200 && response.type.startsWith('text/html'));
+  const spanMs = pages.length > 1 ? pages.at(-1)!.at - pages[0]!.at : Number.NaN;
+  return {
+    pages: pages.length,
+    steady: ((pages.length - 1) * 1000) / spanMs,
+    startupMs: (served[0]?.at ?? Number.NaN) - startedAt,
+    wallMs: run.wallMs,
+    peakRss: run.peakRss,
+  };
 }
 
 interface Metrics {
@@ -138,7 +157,7 @@ async function main(): Promise<void> {
   mkdirSync(join(WORK, 'tmp'), { recursive: true });
   const json: Record<string, unknown> = {};
 
-  const web: LocalWeb = await startLocalWeb();
+  const web: LocalWeb = await startLocalWeb({ log: true });
   try {
     console.log(`crawl bench: ${web.sites.length} sites + portal ${web.portal} (fixed port, one loopback address each); ${loadLine()}`);
     console.log(`topic: LibreOffice Calc help, on topic = URL matches "${TOPIC_PATTERN}"; LinkScent through its command line (child processes)\n`);
@@ -231,85 +250,66 @@ async function main(): Promise<void> {
     console.log(indent(table(harvestRows)));
     console.log('   "seen in collect": on-topic pages of the crawl that the collect crawl had fetched too.');
 
-    // 5. throughput
-    console.log(`\n5. throughput from the portal, ${THROUGHPUT_PAGES} pages, no delay (LinkScent: crawl --strategy nb, Bernoulli model, via the CLI; store on disk under bench/data)`);
-    const rows: string[][] = [['crawler', 'concurrency', 'pages', 'pages/s', `range of ${THROUGHPUT_REPS}`, 'wall s', 'peak RSS', 'vs crawlee']];
-    const throughputJson: Record<string, unknown>[] = [];
-    for (const concurrency of THROUGHPUT_CONCURRENCY) {
-      const ours: { summary: ReturnType<typeof crawlSummary>; run: ChildResult }[] = [];
-      const theirs: { crawlee: CrawleeResult; run: ChildResult }[] = [];
-      for (let rep = 0; rep < THROUGHPUT_REPS; rep++) {
-        const dir = join(WORK, `throughput-nb-${concurrency}-${rep}`);
-        const run = await linkscent([
-          'crawl',
-          web.portal,
-          '--strategy',
-          'nb',
-          '--model',
-          model,
-          '--max-pages',
-          String(THROUGHPUT_PAGES),
-          '--delay-ms',
-          '0',
-          '--concurrency',
-          String(concurrency),
-          '--per-host-concurrency',
-          String(concurrency),
-          '--out',
-          dir,
-        ]);
-        ours.push({ summary: crawlSummary(run.stdout), run });
-        rmSync(dir, { recursive: true, force: true });
-        const storage = join(WORK, `crawlee-storage-${concurrency}-${rep}`);
-        const other = await runNode(
-          [CRAWLEE_RUN, JSON.stringify({ seed: web.portal, maxPages: THROUGHPUT_PAGES, concurrency, origins: web.origins })],
-          { CRAWLEE_STORAGE_DIR: storage, CRAWLEE_LOG_LEVEL: 'WARNING', CRAWLEE_PURGE_ON_START: '1' },
-        );
-        if (other.code !== 0) throw new Error(`crawlee run exited ${other.code}:\n${other.stderr.trim().split('\n').slice(-5).join('\n')}`);
-        theirs.push({ crawlee: JSON.parse(other.stdout.trim().split('\n').at(-1)!) as CrawleeResult, run: other });
-        rmSync(storage, { recursive: true, force: true });
+    // 5. throughput, issue 14's protocol: pages counted on the server's side.
+    const defaultModel = join(WORK, 'model-default.json');
+    const trainedDefault = await linkscent(['train', labeled, '--out', defaultModel]);
+    console.log(`\n5. throughput from the portal: ${THROUGHPUT_PAGES} pages, concurrency ${THROUGHPUT_CONCURRENCY}, per-host cap = concurrency, no delay, the local web's origins only`);
+    console.log(`   nb's model as a user gets it (train with no flags: future value on, online learning on): ${trainedDefault.stdout.trim().replace(defaultModel, relative(ROOT, defaultModel))}`);
+    const onWebOnly = web.origins.flatMap((origin) => ['--allow', `${origin}/*`]);
+    const common = ['--max-pages', String(THROUGHPUT_PAGES), '--delay-ms', '0', '--concurrency', String(THROUGHPUT_CONCURRENCY), '--per-host-concurrency', String(THROUGHPUT_CONCURRENCY), ...onWebOnly];
+    const crawlers: { name: string; run: (rep: number) => Promise<ChildResult> }[] = [
+      { name: 'LinkScent bfs', run: (rep) => linkscent(['crawl', web.portal, '--strategy', 'bfs', ...common, '--out', join(WORK, `throughput-bfs-${rep}`)]) },
+      { name: 'LinkScent nb', run: (rep) => linkscent(['crawl', web.portal, '--strategy', 'nb', '--model', defaultModel, ...common, '--out', join(WORK, `throughput-nb-${rep}`)]) },
+      {
+        name: 'crawlee Cheerio',
+        run: async (rep) => {
+          const storage = join(WORK, `crawlee-storage-${rep}`);
+          const other = await runNode(
+            [CRAWLEE_RUN, JSON.stringify({ seed: web.portal, maxPages: THROUGHPUT_PAGES, concurrency: THROUGHPUT_CONCURRENCY, origins: web.origins })],
+            { CRAWLEE_STORAGE_DIR: storage, CRAWLEE_LOG_LEVEL: 'WARNING', CRAWLEE_PURGE_ON_START: '1' },
+          );
+          if (other.code !== 0) throw new Error(`crawlee run exited ${other.code}:\n${other.stderr.trim().split('\n').slice(-5).join('\n')}`);
+          rmSync(storage, { recursive: true, force: true });
+          return other;
+        },
+      },
+    ];
+    const measured = new Map<string, ServedRun[]>(crawlers.map((crawler) => [crawler.name, []]));
+    for (let rep = 0; rep < THROUGHPUT_REPS; rep++) {
+      for (const crawler of crawlers) {
+        web.resetCounts();
+        const startedAt = performance.now();
+        const run = await crawler.run(rep);
+        measured.get(crawler.name)!.push(servedRun(web.served(), startedAt, run));
       }
-      const mid = <T>(runs: T[], rate: (run: T) => number) => [...runs].sort((a, b) => rate(a) - rate(b))[runs.length >> 1]!;
-      const range = (rates: number[]) => `${fmt(Math.min(...rates), 3)}–${fmt(Math.max(...rates), 3)}`;
-      const a = mid(ours, (r) => r.summary.pagesPerSecond);
-      const b = mid(theirs, (r) => r.crawlee.pagesPerSecond);
-      const ratio = a.summary.pagesPerSecond / b.crawlee.pagesPerSecond;
-      rows.push(
-        [
-          'LinkScent nb',
-          String(concurrency),
-          String(a.summary.pages),
-          fmt(a.summary.pagesPerSecond, 3),
-          range(ours.map((r) => r.summary.pagesPerSecond)),
-          fmt(a.run.wallMs / 1000, 3),
-          mbOf(Math.max(...ours.map((r) => r.run.peakRss))),
-          `${fmt(ratio, 3)}×`,
-        ],
-        [
-          'crawlee Cheerio',
-          String(concurrency),
-          String(b.crawlee.handled + b.crawlee.failed),
-          fmt(b.crawlee.pagesPerSecond, 3),
-          range(theirs.map((r) => r.crawlee.pagesPerSecond)),
-          fmt(b.run.wallMs / 1000, 3),
-          mbOf(Math.max(...theirs.map((r) => r.run.peakRss))),
-          '1×',
-        ],
-      );
-      throughputJson.push({
-        concurrency,
-        linkscent: ours.map((r) => ({ ...r.summary, wallMs: r.run.wallMs, peakRss: r.run.peakRss })),
-        crawlee: theirs.map((r) => ({ ...r.crawlee, wallMs: r.run.wallMs, peakRss: r.run.peakRss })),
-        ratioOfMedians: ratio,
-      });
+    }
+    const median = (runs: ServedRun[]) => [...runs].sort((a, b) => a.steady - b.steady)[runs.length >> 1]!;
+    const peer = median(measured.get('crawlee Cheerio')!);
+    const rows: string[][] = [['crawler', 'pages served', 'steady pages/s', `range of ${THROUGHPUT_REPS}`, 'vs crawlee', 'start-up s', 'wall s', 'vs crawlee', 'peak RSS']];
+    const throughputJson: Record<string, unknown> = {};
+    for (const [name, runs] of measured) {
+      const mid = median(runs);
+      const rates = runs.map((run) => run.steady);
+      rows.push([
+        name,
+        String(mid.pages),
+        fmt(mid.steady, 3),
+        `${fmt(Math.min(...rates), 3)}–${fmt(Math.max(...rates), 3)}`,
+        `${fmt(mid.steady / peer.steady, 3)}×`,
+        fmt(mid.startupMs / 1000, 3),
+        fmt(mid.wallMs / 1000, 3),
+        `${fmt(mid.wallMs / peer.wallMs, 3)}×`,
+        mbOf(Math.max(...runs.map((run) => run.peakRss))),
+      ]);
+      throughputJson[name] = runs;
     }
     json.throughput = throughputJson;
     console.log(indent(table(rows)));
     console.log(
-      `   median of ${THROUGHPUT_REPS} alternating runs (peak RSS: the largest). pages/s: pages over the crawl's own time (LinkScent: its summary line;\n` +
-        '   crawlee: around crawler.run()); wall s: that run\'s whole process, start-up included.\n' +
-        '   Per-host cap: LinkScent\'s is raised to the concurrency (--per-host-concurrency C; default 2), crawlee has none. crawlee: fixed concurrency, system-status\n' +
-        '   throttling off, no retries, no session pool, storage in memory (support/crawlee-run.ts).',
+      `   The median of ${THROUGHPUT_REPS} runs of each, in turn (bfs, nb, crawlee, bfs, …); peak RSS the largest. Counted by the web server, not the crawlers:\n` +
+        '   pages served = HTML pages answered 200; steady pages/s = those pages over the span from the first to the last one served; start-up = from\n' +
+        '   spawning the process to the first request the server saw; wall = the whole process. crawlee: fixed concurrency, throttling off, no retries\n' +
+        '   (support/crawlee-run.ts); both kept to the local web\'s origins (LinkScent by --allow, crawlee by its enqueue filter).',
     );
     const { requests, notFound } = web.counts();
     console.log(`\nlocal web: ${requests} requests answered, ${notFound} of them 404; ${loadLine()}; work files in ${relative(ROOT, WORK)}/`);
