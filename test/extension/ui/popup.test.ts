@@ -127,6 +127,16 @@ describe('popup', () => {
     expect($<HTMLButtonElement>('#mark-on').disabled).toBe(true);
   });
 
+  it('asks for more teaching while the topic has few on-topic examples, and only then', async () => {
+    await open({ 'stats/get': stats({ counts: { byLabel: { on: 8, off: 900 }, bySource: { pattern: 908 }, pagesSeen: 12 } }) });
+    expect($('#teach-more').hidden).toBe(false);
+    expect($('#teach-more').textContent).toBe("Only 8 on-topic examples so far: browse more of the topic's pages, or mark on-topic links, before trusting the highlights.");
+    await open({ 'stats/get': stats({ counts: { byLabel: { on: 30, off: 900 }, bySource: { pattern: 930 }, pagesSeen: 12 } }) });
+    expect($('#teach-more').hidden).toBe(true);
+    await open({ 'topics/list': { topics: [], activeId: null }, 'stats/get': stats({ topic: null }) });
+    expect($('#teach-more').hidden).toBe(true);
+  });
+
   it('says so when the background does not answer', async () => {
     await open({ 'stats/get': undefined });
     expect($('#status').textContent).toMatch(/No reply from the background to 'stats\/get'/);
