@@ -25,10 +25,13 @@ import type { Tokenizer } from '../../shared/tokens/types.ts';
 import { writeFileAtomic } from '../platform/atomic-file.ts';
 
 /**
- * Decodes a model file's text; `fingerprint` is the SHA-256 (hex) of its bytes. The service
- * passes a cache (`service/model-registry.ts`); the content is read, never changed, by loading.
+ * Decodes a model file's bytes; `fingerprint` is their SHA-256 (hex). The service passes a cache
+ * (`service/model-registry.ts`) that turns the bytes into text only when it has not decoded them
+ * before; the content is read, never changed, by loading.
  */
-export type ModelDecoder = (text: string, fingerprint: string) => ReturnType<typeof decodeModelFile>;
+export type ModelDecoder = (bytes: Buffer, fingerprint: string) => ReturnType<typeof decodeModelFile>;
+
+const decodeBytes: ModelDecoder = (bytes) => decodeModelFile(bytes.toString('utf8'));
 
 /** The file cannot give a model (the model layer's error, re-exported here for callers). */
 export { ModelFileError };
@@ -106,7 +109,7 @@ function numbered(rows: ExampleRow[]): ExampleRow[] {
  * name) when the file holds several, with the topic's feature options: scoring must featurise
  * exactly as training did. The file is read once; the fingerprint is of the bytes imported.
  */
-export async function loadLinkModel(path: string, topicName?: string, decode: ModelDecoder = decodeModelFile): Promise<LoadedLinkModel> {
+export async function loadLinkModel(path: string, topicName?: string, decode: ModelDecoder = decodeBytes): Promise<LoadedLinkModel> {
   let bytes: Buffer;
   try {
     const { size } = await stat(path);
@@ -121,7 +124,7 @@ export async function loadLinkModel(path: string, topicName?: string, decode: Mo
   const fingerprint = createHash('sha256').update(bytes).digest('hex');
   let content: ReturnType<typeof decodeModelFile>;
   try {
-    content = decode(bytes.toString('utf8'), fingerprint);
+    content = decode(bytes, fingerprint);
   } catch (error) {
     // A ModelFileError already says what is wrong ("not a LinkScent model file: …"); name the file.
     if (error instanceof ModelFileError) throw new ModelFileError(`${path}: ${firstLine(error)}`, { cause: error });

@@ -10,7 +10,7 @@
  * replaced), anything else that is not a regular file (a device, a pipe, a directory) is refused
  * in one line.
  */
-import { closeSync, fsyncSync, lstatSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, fsyncSync, lstatSync, openSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { cannotWrite, OutputPathError } from './output-paths.ts';
 
@@ -18,13 +18,13 @@ import { cannotWrite, OutputPathError } from './output-paths.ts';
  * Writes `text` to `path` atomically; `mode` applies from the first byte (0600 for secrets).
  * Throws `OutputPathError`, one line naming the path: `cannot write <path>: <why>`.
  */
-export function writeFileAtomic(path: string, text: string, mode = 0o644): void {
+export function writeFileAtomic(path: string, text: string | Uint8Array, mode = 0o644): void {
   const target = replaceableTarget(path);
   const temporary = `${target}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     const fd = openSync(temporary, 'w', mode);
     try {
-      writeSync(fd, text);
+      writeFileSync(fd, text); // all of it: writeSync may write part of a large buffer
       fsyncSync(fd);
     } finally {
       closeSync(fd);

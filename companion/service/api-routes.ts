@@ -49,7 +49,7 @@ const ROUTES: Route[] = [
   {
     method: 'GET',
     pattern: new RegExp(`^/api/models/${ID}$`),
-    handler: (ctx, _q, res, [id]) => sendBody(res, 200, ctx.models.text(id!), { 'content-type': 'application/json; charset=utf-8' }),
+    handler: (ctx, _q, res, [id]) => sendBody(res, 200, ctx.models.bytes(id!), { 'content-type': 'application/json; charset=utf-8' }),
   },
   {
     method: 'POST',

@@ -91,22 +91,22 @@ export class CrawlManager {
 
   /** Starts a crawl; 400 for a model or topic that cannot guide it. */
   async create(plan: CrawlPlan): Promise<CrawlInfo> {
-    let modelText: string | undefined;
+    let modelFile: Buffer | undefined;
     let topic: Topic | null = null;
     if (plan.modelId !== null) {
       try {
-        modelText = this.#options.models.text(plan.modelId);
+        modelFile = this.#options.models.bytes(plan.modelId);
       } catch (error) {
         if (error instanceof HttpError) throw new HttpError(400, `modelId: ${error.message}`);
         throw error;
       }
-      const text = modelText;
-      topic = await this.#decoded.serial(() => chooseTopic(text, plan.modelId!, plan.topicId, this.#decoded));
+      const file = modelFile;
+      topic = await this.#decoded.serial(() => chooseTopic(file, plan.modelId!, plan.topicId, this.#decoded));
     }
     const id = newCrawlId();
     const dir = join(this.#options.crawlsDir, id);
     ensureDirectory(dir);
-    if (modelText !== undefined) writeFileAtomic(join(dir, MODEL_FILE), modelText);
+    if (modelFile !== undefined) writeFileAtomic(join(dir, MODEL_FILE), modelFile);
     const record: CrawlRecord = {
       version: 1,
       id,

@@ -16,8 +16,8 @@ import { HttpError } from './http-io.ts';
 import { inspectModelText, type DecodedModels } from './model-registry.ts';
 
 /** The topic a crawl follows: `topicId` (an id, then a name), else the file's first trained one. */
-export async function chooseTopic(text: string, modelId: string, topicId: string | null, decoded?: DecodedModels): Promise<Topic> {
-  const { topics } = await inspectModelText(text, modelId, decoded);
+export async function chooseTopic(file: Buffer, modelId: string, topicId: string | null, decoded?: DecodedModels): Promise<Topic> {
+  const { topics } = await inspectModelText(file, modelId, decoded);
   const names = topics.map((t) => `"${t.name}" (${t.id})`).join(', ');
   const chosen = topicId === null ? topics.find((t) => t.trained) : (topics.find((t) => t.id === topicId) ?? topics.find((t) => t.name === topicId));
   if (!chosen) throw new HttpError(400, topicId === null ? `model ${modelId} has no trained topic` : `topicId: model ${modelId} has no topic "${topicId}"; it has ${names}`);

@@ -49,8 +49,9 @@ export class ModelRegistry {
     return path;
   }
 
-  text(modelId: string): string {
-    return readFileSync(this.pathOf(modelId), 'utf8');
+  /** The stored file as bytes: a crawl copies and decodes them without making them a string (see `DecodedModels.decodeBytes`). */
+  bytes(modelId: string): Buffer {
+    return readFileSync(this.pathOf(modelId));
   }
 
   private path(modelId: string): string {
@@ -73,17 +74,27 @@ export class DecodedModels {
   constructor(private readonly keep = 2) {}
 
   /** The file's content, decoded now or earlier; `key` defaults to the text's SHA-256. Throws as `decodeModelFile`. */
-  readonly decode = (text: string, key: string = sha256(text)): ModelFileContent => {
+  readonly decode = (text: string, key: string = sha256(text)): ModelFileContent => this.#cached(key, () => decodeModelFile(text));
+
+  /**
+   * The same from the file's bytes and their SHA-256, as a crawl loads its model
+   * (`ModelDecoder`): the bytes become text only on a miss. Twenty crawls starting with one
+   * model made twenty 13 MB strings that only a full collection frees (large objects), and the
+   * service's memory peaked with them.
+   */
+  readonly decodeBytes = (bytes: Buffer, key: string): ModelFileContent => this.#cached(key, () => decodeModelFile(bytes.toString('utf8')));
+
+  #cached(key: string, decode: () => ModelFileContent): ModelFileContent {
     let content = this.#entries.get(key);
     if (content) {
       this.#entries.delete(key);
     } else {
-      content = decodeModelFile(text);
+      content = decode();
       if (this.#entries.size >= this.keep) this.#entries.delete(this.#entries.keys().next().value!);
     }
     this.#entries.set(key, content);
     return content;
-  };
+  }
 
   /** Runs `load` once the loads asked before it are done (one file read and decoded at a time). */
   serial<T>(load: () => Promise<T>): Promise<T> {
@@ -93,26 +104,27 @@ export class DecodedModels {
   }
 }
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+function sha256(data: string | Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
 }
 
-/** Decodes the text (checking it completely) and lists its topics. */
-export async function inspectModelText(text: string, modelId: string, decoded?: DecodedModels): Promise<ModelSummary> {
-  let file: ModelFileContent;
+/** Decodes the file, text or bytes (checking it completely), and lists its topics. */
+export async function inspectModelText(file: string | Buffer, modelId: string, decoded?: DecodedModels): Promise<ModelSummary> {
+  let content: ModelFileContent;
   try {
-    file = decoded ? decoded.decode(text) : decodeModelFile(text);
+    if (typeof file !== 'string') content = decoded ? decoded.decodeBytes(file, sha256(file)) : decodeModelFile(file.toString('utf8'));
+    else content = decoded ? decoded.decode(file) : decodeModelFile(file);
   } catch (error) {
     const line = (error as Error).message.split('\n')[0] ?? 'unreadable';
     // The model layer's message already says what is wrong ("not a LinkScent model file: …").
     throw new HttpError(400, error instanceof ModelFileError ? line : `not a LinkScent model file (${line})`);
   }
-  if (file.topics.length === 0) throw new HttpError(400, 'the model file holds no topic');
-  const topics = file.topics.map((topic) => ({
+  if (content.topics.length === 0) throw new HttpError(400, 'the model file holds no topic');
+  const topics = content.topics.map((topic) => ({
     id: topic.id,
     name: topic.name,
-    examples: file.examples.filter((example) => example.topic === topic.id).length,
-    trained: file.models.some((model) => model.topic === topic.id),
+    examples: content.examples.filter((example) => example.topic === topic.id).length,
+    trained: content.models.some((model) => model.topic === topic.id),
     topic,
   }));
   return { modelId, topics };

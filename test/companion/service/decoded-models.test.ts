@@ -28,7 +28,7 @@ afterAll(async () => {
 describe('DecodedModels', () => {
   it('decodes a file once for every load of it, and each load still gets classifiers of its own', { timeout: 30_000 }, async () => {
     const decoded = new DecodedModels();
-    const loads = await Promise.all(Array.from({ length: 5 }, () => decoded.serial(() => loadLinkModel(path, undefined, decoded.decode))));
+    const loads = await Promise.all(Array.from({ length: 5 }, () => decoded.serial(() => loadLinkModel(path, undefined, decoded.decodeBytes))));
     // One decode: every load's topic is the very object the one decoded content holds.
     expect(new Set(loads.map((l) => l.topic)).size).toBe(1);
     const text = readFileSync(path, 'utf8');
