@@ -36,7 +36,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { WARCParser } from 'warcio';
-import { readMinimalWarc } from '../tools/minimal-warc.ts';
+import { digestMatches, readMinimalWarc } from '../tools/minimal-warc.ts';
 import { linkscent as runLinkscent, startLinkscent, type ChildResult, type StartedChild } from './support/cli-child.ts';
 import { startLocalWeb, type ServedResponse } from './support/local-web.ts';
 import { fmt, table } from './support/measure.ts';
@@ -104,35 +104,6 @@ interface ReadRecord {
   declaredPayloadDigest: string | undefined;
   /** The payload (the block after the HTTP head for request and response, else the block). */
   payload: Buffer;
-}
-
-function base32(bytes: Buffer): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = 0;
-  let value = 0;
-  let out = '';
-  for (const byte of bytes) {
-    value = ((value << 8) | byte) & 0xffff;
-    bits += 8;
-    while (bits >= 5) {
-      out += alphabet[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
-  return out;
-}
-
-/**
- * Whether `declared` (`<algorithm>:<value>`, value hex or base32) is the digest of `data`,
- * recomputed with node:crypto in the algorithm the record names.
- */
-function digestHolds(declared: string, data: Buffer): boolean {
-  const colon = declared.indexOf(':');
-  const algorithm = declared.slice(0, colon).toLowerCase().replace('-', '');
-  const value = declared.slice(colon + 1);
-  const digest = createHash(algorithm).update(data).digest();
-  return value.toLowerCase() === digest.toString('hex') || value.toUpperCase() === base32(digest);
 }
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -204,7 +175,7 @@ function digestFigures(records: readonly ReadRecord[]): { checked: number; wrong
       continue;
     }
     checked++;
-    if (!digestHolds(record.declaredPayloadDigest, record.payload)) wrong++;
+    if (!digestMatches(record.declaredPayloadDigest, record.payload)) wrong++;
   }
   return { checked, wrong, missing };
 }

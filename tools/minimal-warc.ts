@@ -50,7 +50,8 @@ export function gzipMembers(file: Buffer): { offset: number; bytes: Buffer }[] {
   return members;
 }
 
-function digestMatches(declared: string, data: Buffer): boolean {
+/** Whether `declared` (`<algorithm>:<value>`, value hex or base32) is the digest of `data`, recomputed with node:crypto. */
+export function digestMatches(declared: string, data: Buffer): boolean {
   const [label, value] = declared.split(':', 2) as [string, string];
   const algorithm = label.toLowerCase().replace('-', '');
   const digest = createHash(algorithm === 'sha1' ? 'sha1' : algorithm === 'sha256' ? 'sha256' : algorithm).update(data).digest();
