@@ -11,6 +11,9 @@
 import { register } from 'tsx/esm/api';
 
 register();
+// Before any work: a crawl's heap would otherwise grow to 4× what is live (platform/heap-growth.ts).
+const { limitHeapGrowth } = await import('../platform/heap-growth.ts');
+limitHeapGrowth();
 const { main } = await import('../cli/main.ts');
 const code = await main(process.argv.slice(2));
 process.exit(code);

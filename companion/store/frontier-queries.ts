@@ -16,6 +16,30 @@ import type { FrontierEntry, FrontierRow } from './records.ts';
 const FIRST_BATCH = 4;
 const CLAIM_BATCH = 64;
 
+/**
+ * The claim's queries, exported so a bench can ask SQLite for their plans (bench/frontier-bench.ts):
+ * whether a claim walks the `frontier_next` index or scans.
+ */
+export const CLAIM_SQL = {
+  // @excluded: a JSON list of hosts set aside for now, whose rows neither are claimed nor use
+  // up the walk's limit (a set-aside host's URLs leading the frontier must not stall it).
+  first: `
+      SELECT * FROM frontier WHERE state = 'queued'
+        AND host NOT IN (SELECT value FROM json_each(@excluded))
+      ORDER BY score DESC, seq LIMIT ${FIRST_BATCH}`,
+  after: `
+      SELECT * FROM frontier WHERE state = 'queued'
+        AND (score < @score OR (score = @score AND seq > @seq))
+        AND host NOT IN (SELECT value FROM json_each(@excluded))
+      ORDER BY score DESC, seq LIMIT ${CLAIM_BATCH}`,
+  // Queued rows of set-aside hosts ranked above a claimed row: the walk never saw them, but
+  // they are ahead of it in the frontier's order (through the host index: set-aside hosts are few).
+  excludedAhead: `
+      SELECT count(*) AS n FROM frontier
+       WHERE host IN (SELECT value FROM json_each(@excluded)) AND state = 'queued'
+         AND (score > @score OR (score = @score AND seq < @seq))`,
+} as const;
+
 /** What the caller decides for a candidate: fetch it now, leave it queued, or drop it. */
 export type ClaimDecision = 'take' | 'skip' | { drop: string };
 
@@ -100,17 +124,8 @@ export class FrontierQueries {
       INSERT INTO frontier (url, score, depth, parent, host, discovered_at, state, anchor, before_text, after_text, via_on_topic)
       VALUES (@url, @score, @depth, @parent, @host, @now, 'done', @anchor, @before, @after, @via)
       ON CONFLICT (url) DO UPDATE SET state = 'done', reason = NULL`);
-    // @excluded: a JSON list of hosts set aside for now, whose rows neither are claimed nor use
-    // up the walk's limit (a set-aside host's URLs leading the frontier must not stall it).
-    this.#first = db.prepare(`
-      SELECT * FROM frontier WHERE state = 'queued'
-        AND host NOT IN (SELECT value FROM json_each(@excluded))
-      ORDER BY score DESC, seq LIMIT ${FIRST_BATCH}`);
-    this.#after = db.prepare(`
-      SELECT * FROM frontier WHERE state = 'queued'
-        AND (score < @score OR (score = @score AND seq > @seq))
-        AND host NOT IN (SELECT value FROM json_each(@excluded))
-      ORDER BY score DESC, seq LIMIT ${CLAIM_BATCH}`);
+    this.#first = db.prepare(CLAIM_SQL.first);
+    this.#after = db.prepare(CLAIM_SQL.after);
     this.#setState = db.prepare(`UPDATE frontier SET state = @state, reason = @reason WHERE url = @url`);
     this.#get = db.prepare(`SELECT * FROM frontier WHERE url = ?`);
     this.#requeueInFlight = db.prepare(`UPDATE frontier SET state = 'queued' WHERE state = 'in-flight'`);
@@ -122,12 +137,7 @@ export class FrontierQueries {
     this.#setScore = db.prepare(`UPDATE frontier SET score = @score WHERE url = @url AND state = 'queued'`);
     this.#lowerHost = db.prepare(`UPDATE frontier SET score = score - @by WHERE host = @host AND state = 'queued'`);
     this.#claimed = db.prepare(`UPDATE frontier SET state = 'in-flight', reason = NULL, claim_rank = @rank WHERE url = @url`);
-    // Queued rows of set-aside hosts ranked above a claimed row: the walk never saw them, but
-    // they are ahead of it in the frontier's order (through the host index: set-aside hosts are few).
-    this.#excludedAhead = db.prepare(`
-      SELECT count(*) AS n FROM frontier
-       WHERE host IN (SELECT value FROM json_each(@excluded)) AND state = 'queued'
-         AND (score > @score OR (score = @score AND seq < @seq))`);
+    this.#excludedAhead = db.prepare(CLAIM_SQL.excludedAhead);
   }
 
   /** Inserts a new URL or raises a queued one's score. True when a row changed. */
