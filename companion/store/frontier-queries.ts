@@ -132,7 +132,7 @@ export class FrontierQueries {
     this.#markRecordedDone = db.prepare(`
       UPDATE frontier SET state = 'done', reason = NULL
        WHERE state IN ('queued', 'in-flight') AND url IN (SELECT url FROM pages)`);
-    this.#counts = db.prepare(`SELECT state, count(*) AS n FROM frontier GROUP BY state`);
+    this.#counts = db.prepare(`SELECT state, n FROM frontier_counts`);
     this.#best = db.prepare(`SELECT * FROM frontier WHERE state = 'queued' ORDER BY score DESC, seq LIMIT ?`);
     this.#setScore = db.prepare(`UPDATE frontier SET score = @score WHERE url = @url AND state = 'queued'`);
     this.#lowerHost = db.prepare(`UPDATE frontier SET score = score - @by WHERE host = @host AND state = 'queued'`);

@@ -44,6 +44,48 @@ afterEach(() => {
 });
 
 describe('CrawlStore frontier', () => {
+  it('keeps its per-state counts equal to a count of the frontier, through every change of state', () => {
+    const s = store();
+    const counted = () => {
+      const db = new Database(join(dir, STORE_FILE), { readonly: true });
+      try {
+        const byState = Object.fromEntries((db.prepare(`SELECT state, count(*) AS n FROM frontier GROUP BY state`).all() as { state: string; n: number }[]).map((r) => [r.state, r.n]));
+        return { queued: byState.queued ?? 0, inFlight: byState['in-flight'] ?? 0, done: byState.done ?? 0, dropped: byState.dropped ?? 0 };
+      } finally {
+        db.close();
+      }
+    };
+    const check = () => expect(s.counts()).toMatchObject(counted());
+    s.enqueue(Array.from({ length: 20 }, (_, i) => entry(`http://a.test/${i}`, i / 20)));
+    s.enqueue([entry('http://a.test/3', 0.99)]); // met again: an update of its score, not a new row
+    check();
+    const first = s.claimNext()!;
+    const second = s.claimNext()!;
+    const third = s.claimNext()!;
+    check();
+    s.recordPage(page(first.url), [entry('http://a.test/new', 0.5, 1, first.url), entry('http://a.test/5', 0.9, 1, first.url)]);
+    s.drop(second.url, 'a hook skipped it');
+    s.requeue(third.url);
+    check();
+    s.claimNext();
+    expect(s.requeueInFlight()).toBe(1);
+    check();
+    expect(s.counts()).toMatchObject({ queued: 19, inFlight: 0, done: 1, dropped: 1 });
+  });
+
+  it('counts the frontier of a store made before the counts were kept, once, when it is opened', () => {
+    const s = store();
+    s.enqueue([entry('http://a.test/x', 0.3), entry('http://a.test/y', 0.2)]);
+    s.claimNext();
+    s.close();
+    open.splice(0);
+    const db = new Database(join(dir, STORE_FILE));
+    db.exec(`DROP TRIGGER frontier_counts_insert; DROP TRIGGER frontier_counts_update; DROP TRIGGER frontier_counts_delete; DROP TABLE frontier_counts`);
+    db.prepare(`INSERT INTO frontier (url, score, depth, host, discovered_at) VALUES ('http://a.test/z', 0.1, 1, 'a.test', 0)`).run();
+    db.close();
+    expect(store(false).counts()).toMatchObject({ queued: 2, inFlight: 1 });
+  });
+
   it('a URL met again keeps its highest score (and the depth and parent that earned it)', () => {
     const s = store();
     s.enqueue([entry('http://a.test/x', 0.3, 2, 'http://a.test/p1')]);
