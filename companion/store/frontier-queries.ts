@@ -33,7 +33,9 @@ export const CLAIM_SQL = {
         AND host NOT IN (SELECT value FROM json_each(@excluded))
       ORDER BY score DESC, seq LIMIT ${CLAIM_BATCH}`,
   // Queued rows of set-aside hosts ranked above a claimed row: the walk never saw them, but
-  // they are ahead of it in the frontier's order (through the host index: set-aside hosts are few).
+  // they are ahead of it in the frontier's order. SQLite walks frontier_next over the rows ranked
+  // above the claimed one (bench/frontier-bench.ts prints the plan): few, while claims take from
+  // the frontier's head.
   excludedAhead: `
       SELECT count(*) AS n FROM frontier
        WHERE host IN (SELECT value FROM json_each(@excluded)) AND state = 'queued'
