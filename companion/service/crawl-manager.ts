@@ -42,7 +42,8 @@ export class CrawlManager {
   readonly #entries = new Map<string, CrawlEntry>();
   readonly #options: CrawlManagerOptions;
   readonly #runDeps: RunDeps;
-  #tokenizer: Tokenizer | undefined;
+  /** The one tokenizer of every crawl: the promise is kept, so crawls starting together share it. */
+  #tokenizer: Promise<Tokenizer> | undefined;
   readonly #decoded = new DecodedModels();
 
   constructor(options: CrawlManagerOptions) {
@@ -52,7 +53,9 @@ export class CrawlManager {
       log: options.log,
       turn: turns.take,
       models: this.#decoded,
-      tokenizer: async () => (this.#tokenizer ??= (await import('../platform/jieba-node.ts')).loadNodeTokenizer()),
+      // Not `this.#tokenizer ??= (await import(…)).load…()`: every crawl that asked before the
+      // import settled made a tokenizer of its own (seven 50,000-text caches alive in the soak).
+      tokenizer: () => (this.#tokenizer ??= import('../platform/jieba-node.ts').then((jieba) => jieba.loadNodeTokenizer())),
     };
   }
 
