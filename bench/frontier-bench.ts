@@ -35,6 +35,7 @@ import { CrawlStore, STORE_FILE } from '../companion/store/crawl-store.ts';
 import { CLAIM_SQL, type ClaimDecision } from '../companion/store/frontier-queries.ts';
 import type { FrontierEntry, FrontierRow, PageRecord } from '../companion/store/records.ts';
 import { DEFAULT_CLAIM_WINDOW, FOCUSED_CLAIM_WINDOW } from '../companion/crawl/strategies/crawl-strategy.ts';
+import { seededRandom } from '../shared/random/seeded-random.ts';
 import { linkscent, type ChildResult } from './support/cli-child.ts';
 import { fmt, median, table } from './support/measure.ts';
 import { FANOUT, startWideSite, TOPIC_PATTERN, type WideSite } from './support/wide-site.ts';
@@ -135,22 +136,10 @@ async function crawls(): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // 2. Claim cost against the frontier's size
 
-/** mulberry32: a small seeded generator, so every run builds the same frontier. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A frontier grown as a crawl grows it, with the crawler's claim rule over it. */
 class GrowingFrontier {
   readonly store: CrawlStore;
-  readonly #random = random(14);
+  readonly #random = seededRandom(14); // every run builds the same frontier
   #next = 0;
   queued = 0;
   /** What the crawl holds in flight, oldest first, and per host. */

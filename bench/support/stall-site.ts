@@ -16,7 +16,7 @@
  * page the server sent and the crawler's exit from outside the crawler.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './listen-loopback.ts';
 
 export const STALL_PATH = '/stall';
 export const SECTIONS = 50;
@@ -95,22 +95,15 @@ export async function startStallSite(options: StallSiteOptions = {}): Promise<St
     answer(response, path, body === undefined ? 404 : 200, body ?? html('404', []));
   });
 
-  const address = options.address ?? '127.0.0.1';
-  await new Promise<void>((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen(0, address, () => resolveListen());
-  });
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server, options.address);
   return {
-    origin: `http://${address}:${port}`,
+    origin: listening.origin,
     pageCount: 2 + SECTIONS * (1 + PER_SECTION),
     served,
     stalls,
-    close: () =>
-      new Promise<void>((resolveClose) => {
-        for (const timer of timers) clearTimeout(timer);
-        server.closeAllConnections();
-        server.close(() => resolveClose());
-      }),
+    close: () => {
+      for (const timer of timers) clearTimeout(timer);
+      return listening.close();
+    },
   };
 }

@@ -15,7 +15,7 @@
  * so a bench counts pages and rates on the server's side, not from the crawler's own report.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './listen-loopback.ts';
 
 /** Links per page, each to a page linked nowhere else. */
 export const FANOUT = 1000;
@@ -85,19 +85,6 @@ export async function startWideSite(options: WideSiteOptions = {}): Promise<Wide
     response.on('finish', () => served.push({ path, status, finishedAt: performance.now() }));
     response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-length': bytes.length }).end(bytes);
   });
-  const address = options.address ?? '127.0.0.1';
-  await new Promise<void>((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen(0, address, () => resolveListen());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://${address}:${port}`,
-    served,
-    close: () =>
-      new Promise<void>((resolveClose) => {
-        server.closeAllConnections();
-        server.close(() => resolveClose());
-      }),
-  };
+  const listening = await listenOnLoopback(server, options.address);
+  return { origin: listening.origin, served, close: listening.close };
 }
