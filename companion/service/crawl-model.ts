@@ -13,11 +13,11 @@ import type { CrawlEntry } from './crawl-entry.ts';
 import { MODEL_FILE } from './crawl-record.ts';
 import { checkTopicPatterns } from './crawl-topic.ts';
 import { HttpError } from './http-io.ts';
-import { inspectModelText, type DecodedModels } from './model-registry.ts';
+import { inspectModelFile, type DecodedModels } from './model-registry.ts';
 
 /** The topic a crawl follows: `topicId` (an id, then a name), else the file's first trained one. */
 export async function chooseTopic(file: Buffer, modelId: string, topicId: string | null, decoded?: DecodedModels): Promise<Topic> {
-  const { topics } = await inspectModelText(file, modelId, decoded);
+  const { topics } = await inspectModelFile(file, modelId, decoded);
   const names = topics.map((t) => `"${t.name}" (${t.id})`).join(', ');
   const chosen = topicId === null ? topics.find((t) => t.trained) : (topics.find((t) => t.id === topicId) ?? topics.find((t) => t.name === topicId));
   if (!chosen) throw new HttpError(400, topicId === null ? `model ${modelId} has no trained topic` : `topicId: model ${modelId} has no topic "${topicId}"; it has ${names}`);

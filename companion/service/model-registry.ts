@@ -33,7 +33,7 @@ export class ModelRegistry {
   /** Checks and keeps an uploaded file. Throws HttpError 400 naming what is wrong with it. */
   async add(text: string): Promise<ModelSummary> {
     const modelId = createHash('sha256').update(text).digest('hex').slice(0, 16);
-    const summary = await inspectModelText(text, modelId);
+    const summary = await inspectModelFile(text, modelId);
     if (!summary.topics.some((topic) => topic.trained)) {
       throw new HttpError(400, 'the model file holds no trained model (train a topic first)');
     }
@@ -109,7 +109,7 @@ function sha256(data: string | Buffer): string {
 }
 
 /** Decodes the file, text or bytes (checking it completely), and lists its topics. */
-export async function inspectModelText(file: string | Buffer, modelId: string, decoded?: DecodedModels): Promise<ModelSummary> {
+export async function inspectModelFile(file: string | Buffer, modelId: string, decoded?: DecodedModels): Promise<ModelSummary> {
   let content: ModelFileContent;
   try {
     if (typeof file !== 'string') content = decoded ? decoded.decodeBytes(file, sha256(file)) : decodeModelFile(file.toString('utf8'));
