@@ -16,7 +16,7 @@ import { resolve } from 'node:path';
 import type { FeatureOptions } from '../../shared/features/types.ts';
 import { exampleRows } from '../../shared/model/example-key.ts';
 import type { LevelClassifier } from '../../shared/model/level-classifier.ts';
-import { decodeModelFile, encodeModelFile, levelModelOf, linkModelOf, MAX_MODEL_FILE_BYTES, ModelFileError } from '../../shared/model/model-file.ts';
+import { decodeModelFile, encodeModelFile, levelModelOf, linkModelOf, MAX_MODEL_FILE_BYTES, ModelFileError, type ModelFileContent } from '../../shared/model/model-file.ts';
 import type { NaiveBayes } from '../../shared/model/naive-bayes.ts';
 import type { ExampleRow, LabeledLink, Topic } from '../../shared/model/types.ts';
 import { topicFeatureOptions } from '../../shared/model/topic-features.ts';
@@ -24,14 +24,28 @@ import { LinkScorer } from '../../shared/pipeline/link-scorer.ts';
 import type { Tokenizer } from '../../shared/tokens/types.ts';
 import { writeFileAtomic } from '../platform/atomic-file.ts';
 
-/**
- * Decodes a model file's bytes; `fingerprint` is their SHA-256 (hex). The service passes a cache
- * (`service/model-registry.ts`) that turns the bytes into text only when it has not decoded them
- * before; the content is read, never changed, by loading.
- */
-export type ModelDecoder = (bytes: Buffer, fingerprint: string) => ReturnType<typeof decodeModelFile>;
+/** A topic's classifiers as a crawl gets them: its own to change as it learns. */
+export interface TopicClassifiers {
+  model: NaiveBayes | undefined;
+  levels: LevelClassifier | undefined;
+}
 
-const decodeBytes: ModelDecoder = (bytes) => decodeModelFile(bytes.toString('utf8'));
+/**
+ * Where a load gets a file's content and a topic's classifiers. The command line decodes and
+ * builds each time (`FRESH_MODELS`); the service (`service/model-registry.ts`) decodes a file
+ * once, turning its bytes into text only then, and builds a topic's classifiers once, handing
+ * each crawl a fork of them (`NaiveBayes.fork`). `fingerprint` is the SHA-256 (hex) of the bytes.
+ * Both throw as `decodeModelFile`, `linkModelOf` and `levelModelOf` do.
+ */
+export interface ModelSource {
+  decode(bytes: Buffer, fingerprint: string): ModelFileContent;
+  classifiers(content: ModelFileContent, fingerprint: string, topicId: string): TopicClassifiers;
+}
+
+export const FRESH_MODELS: ModelSource = {
+  decode: (bytes) => decodeModelFile(bytes.toString('utf8')),
+  classifiers: (content, _fingerprint, topicId) => ({ model: linkModelOf(content, topicId), levels: levelModelOf(content, topicId) }),
+};
 
 /** The file cannot give a model (the model layer's error, re-exported here for callers). */
 export { ModelFileError };
@@ -109,7 +123,7 @@ function numbered(rows: ExampleRow[]): ExampleRow[] {
  * name) when the file holds several, with the topic's feature options: scoring must featurise
  * exactly as training did. The file is read once; the fingerprint is of the bytes imported.
  */
-export async function loadLinkModel(path: string, topicName?: string, decode: ModelDecoder = decodeBytes): Promise<LoadedLinkModel> {
+export async function loadLinkModel(path: string, topicName?: string, source: ModelSource = FRESH_MODELS): Promise<LoadedLinkModel> {
   let bytes: Buffer;
   try {
     const { size } = await stat(path);
@@ -122,23 +136,23 @@ export async function loadLinkModel(path: string, topicName?: string, decode: Mo
     throw new ModelFileError(`cannot read model file ${path}: ${(error as NodeJS.ErrnoException).code ?? firstLine(error)}`, { cause: error });
   }
   const fingerprint = createHash('sha256').update(bytes).digest('hex');
-  let content: ReturnType<typeof decodeModelFile>;
+  let content: ModelFileContent;
   try {
-    content = decode(bytes, fingerprint);
+    content = source.decode(bytes, fingerprint);
   } catch (error) {
     // A ModelFileError already says what is wrong ("not a LinkScent model file: …"); name the file.
     if (error instanceof ModelFileError) throw new ModelFileError(`${path}: ${firstLine(error)}`, { cause: error });
     throw new ModelFileError(`cannot read model file ${path}: ${firstLine(error)}`, { cause: error });
   }
   const topic = chooseTopic(path, content.topics, topicName);
-  const model = linkModelOf(content, topic.id);
-  if (!model) throw new ModelFileError(`${path}: topic "${topic.name}" has no trained model (run linkscent train first)`);
-  let levels: LevelClassifier | undefined;
+  let classifiers: TopicClassifiers;
   try {
-    levels = levelModelOf(content, topic.id);
+    classifiers = source.classifiers(content, fingerprint, topic.id);
   } catch (error) {
     throw new ModelFileError(`${path}: topic "${topic.name}": ${firstLine(error)}`, { cause: error });
   }
+  const { model, levels } = classifiers;
+  if (!model) throw new ModelFileError(`${path}: topic "${topic.name}" has no trained model (run linkscent train first)`);
   return { topic, model, levels, features: topicFeatureOptions(topic), fingerprint, path: resolve(path) };
 }
 
@@ -147,8 +161,8 @@ export async function loadLinkModel(path: string, topicName?: string, decode: Mo
  * orders its frontier by P(+) alone, so scores carry no explanation (explainTop 0 skips ranking
  * every link's features).
  */
-export async function loadLinkScorer(path: string, tokenizer: Tokenizer, topicName?: string, decode?: ModelDecoder) {
-  const loaded = await loadLinkModel(path, topicName, decode);
+export async function loadLinkScorer(path: string, tokenizer: Tokenizer, topicName?: string, source?: ModelSource) {
+  const loaded = await loadLinkModel(path, topicName, source);
   const scorer = LinkScorer.forTopic(loaded.topic, loaded.model, tokenizer, 0);
   return { ...loaded, scorer };
 }

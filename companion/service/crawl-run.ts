@@ -98,7 +98,7 @@ async function strategyFor(entry: CrawlEntry, deps: RunDeps): Promise<{ strategy
   if (topic === null) return { strategy: createStrategy('bfs'), topic: null };
   const { loadLinkScorer } = await import('../model/link-model-file.ts');
   const tokenizer = await deps.tokenizer();
-  const loaded = await deps.models.serial(() => loadLinkScorer(join(entry.dir, MODEL_FILE), tokenizer, topic.id, deps.models.decodeBytes));
+  const loaded = await deps.models.serial(() => loadLinkScorer(join(entry.dir, MODEL_FILE), tokenizer, topic.id, deps.models));
   if (plan.strategy !== 'nb') return { strategy: createStrategy('bfs'), topic: loaded.topic };
   const nb = nbCrawl(loaded, NB_DEFAULTS, false, (line) => deps.log(`crawl ${entry.id}: ${line}`));
   return { strategy: nb.strategy, topic: loaded.topic, nbOptions: nb.options };

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeModelFile, ModelFileError, type ModelFileContent } from '../../shared/model/model-file.ts';
 import type { Topic } from '../../shared/model/types.ts';
+import { FRESH_MODELS, type ModelSource, type TopicClassifiers } from '../model/link-model-file.ts';
 import { writeFileAtomic } from '../platform/atomic-file.ts';
 import { HttpError } from './http-io.ts';
 
@@ -63,37 +64,49 @@ export class ModelRegistry {
  * Decoded model files, by the SHA-256 of their text, and the service's model loads one at a time.
  * Twenty crawls started with one model decoded its file forty times at once (the check of its
  * rows included): a stall of seconds for every request, and twenty copies of the rows in memory
- * together. The content is shared read-only: each crawl still builds its own classifiers from it
- * (`linkModelOf`), since online learning changes them.
+ * together. The content is shared read-only. A topic's classifiers are built once per file too,
+ * and each crawl gets forks of them (`NaiveBayes.fork`, `LevelClassifier.fork`): online learning
+ * changes a crawl's own, and the built ones, kept here, never change (twenty crawls held twenty
+ * copies of a 13,000-feature topic's counts, 3.2 MB each).
  */
-export class DecodedModels {
+export class DecodedModels implements ModelSource {
   /** Oldest first. */
-  readonly #entries = new Map<string, ModelFileContent>();
+  readonly #entries = new Map<string, { content: ModelFileContent; built: Map<string, TopicClassifiers> }>();
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly keep = 2) {}
 
-  /** The file's content, decoded now or earlier; `key` defaults to the text's SHA-256. Throws as `decodeModelFile`. */
-  readonly decode = (text: string, key: string = sha256(text)): ModelFileContent => this.#cached(key, () => decodeModelFile(text));
+  /** The file's content from its text, decoded now or earlier; `key` defaults to the text's SHA-256. Throws as `decodeModelFile`. */
+  readonly decodeText = (text: string, key: string = sha256(text)): ModelFileContent => this.#entry(key, () => decodeModelFile(text)).content;
 
   /**
-   * The same from the file's bytes and their SHA-256, as a crawl loads its model
-   * (`ModelDecoder`): the bytes become text only on a miss. Twenty crawls starting with one
-   * model made twenty 13 MB strings that only a full collection frees (large objects), and the
-   * service's memory peaked with them.
+   * The same from the file's bytes and their SHA-256, as a crawl loads its model: the bytes
+   * become text only on a miss. Twenty crawls starting with one model made twenty 13 MB strings
+   * that only a full collection frees (large objects), and the service's memory peaked with them.
    */
-  readonly decodeBytes = (bytes: Buffer, key: string): ModelFileContent => this.#cached(key, () => decodeModelFile(bytes.toString('utf8')));
+  readonly decode = (bytes: Buffer, key: string): ModelFileContent => this.#entry(key, () => decodeModelFile(bytes.toString('utf8'))).content;
 
-  #cached(key: string, decode: () => ModelFileContent): ModelFileContent {
-    let content = this.#entries.get(key);
-    if (content) {
+  /** Forks of the topic's classifiers, built from `content` the first time they are asked for. */
+  readonly classifiers = (content: ModelFileContent, key: string, topicId: string): TopicClassifiers => {
+    const built = this.#entries.get(key)?.content === content ? this.#entries.get(key)!.built : new Map<string, TopicClassifiers>();
+    let classifiers = built.get(topicId);
+    if (!classifiers) {
+      classifiers = FRESH_MODELS.classifiers(content, key, topicId);
+      built.set(topicId, classifiers);
+    }
+    return { model: classifiers.model?.fork(), levels: classifiers.levels?.fork() };
+  };
+
+  #entry(key: string, decode: () => ModelFileContent): { content: ModelFileContent; built: Map<string, TopicClassifiers> } {
+    let entry = this.#entries.get(key);
+    if (entry) {
       this.#entries.delete(key);
     } else {
-      content = decode();
+      entry = { content: decode(), built: new Map() };
       if (this.#entries.size >= this.keep) this.#entries.delete(this.#entries.keys().next().value!);
     }
-    this.#entries.set(key, content);
-    return content;
+    this.#entries.set(key, entry);
+    return entry;
   }
 
   /** Runs `load` once the loads asked before it are done (one file read and decoded at a time). */
@@ -112,8 +125,8 @@ function sha256(data: string | Buffer): string {
 export async function inspectModelFile(file: string | Buffer, modelId: string, decoded?: DecodedModels): Promise<ModelSummary> {
   let content: ModelFileContent;
   try {
-    if (typeof file !== 'string') content = decoded ? decoded.decodeBytes(file, sha256(file)) : decodeModelFile(file.toString('utf8'));
-    else content = decoded ? decoded.decode(file) : decodeModelFile(file);
+    if (typeof file !== 'string') content = decoded ? decoded.decode(file, sha256(file)) : decodeModelFile(file.toString('utf8'));
+    else content = decoded ? decoded.decodeText(file) : decodeModelFile(file);
   } catch (error) {
     const line = (error as Error).message.split('\n')[0] ?? 'unreadable';
     // The model layer's message already says what is wrong ("not a LinkScent model file: …").

@@ -47,6 +47,7 @@
  */
 import type { FeatureVector } from '../features/types.ts';
 import type { LevelFeatureRow, LevelHeaderRow } from './types.ts';
+import { ForkedMap, forWriting, type CountTable } from './forked-map.ts';
 import { shownNumber } from './json-error.ts';
 
 /** L of a new level classifier: levels 0, 1, 2 and "3 or more". */
@@ -80,7 +81,7 @@ export class LevelClassifier {
   /** Tokens_d: Σ occurrences per level. */
   #tokens: number[];
   /** Occ(Fj, d) per feature. */
-  #occurrences = new Map<string, number[]>();
+  #occurrences: CountTable<number[]> = new Map<string, number[]>();
 
   constructor(options: LevelClassifierOptions = {}) {
     const levels = options.levels ?? DEFAULT_LEVELS;
@@ -97,6 +98,18 @@ export class LevelClassifier {
     return this.#count.reduce((a, b) => a + b, 0);
   }
 
+  /**
+   * A classifier equal to this one that shares its counts until it changes them
+   * (`forked-map.ts`), as `NaiveBayes.fork`. This one must not change while forks exist.
+   */
+  fork(): LevelClassifier {
+    const fork = new LevelClassifier({ levels: this.levels, alpha: this.alpha });
+    fork.#count = [...this.#count];
+    fork.#tokens = [...this.#tokens];
+    fork.#occurrences = new ForkedMap(this.#occurrences, (occ) => [...occ]);
+    return fork;
+  }
+
   /** Count_d for every level (a copy). */
   get levelCounts(): number[] {
     return [...this.#count];
@@ -110,7 +123,7 @@ export class LevelClassifier {
   add(x: FeatureVector, level: number): void {
     this.#checkLevel(level);
     for (const [feature, n] of present(x)) {
-      let occ = this.#occurrences.get(feature);
+      let occ = forWriting(this.#occurrences, feature);
       if (!occ) {
         occ = new Array<number>(this.levels).fill(0);
         this.#occurrences.set(feature, occ);
@@ -131,7 +144,7 @@ export class LevelClassifier {
       if (!occ || occ[level]! < n) throw new Error(`LevelClassifier.remove: feature "${feature}" (×${n}) was never added to level ${level}`);
     }
     for (const [feature, n] of features) {
-      const occ = this.#occurrences.get(feature)!;
+      const occ = forWriting(this.#occurrences, feature)!;
       occ[level]! -= n;
       this.#tokens[level]! -= n;
       if (occ.every((k) => k === 0)) this.#occurrences.delete(feature);

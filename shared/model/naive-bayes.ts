@@ -89,6 +89,17 @@ export class NaiveBayes {
     this.alpha = alpha;
   }
 
+  /**
+   * A model equal to this one that shares its counts until it changes them (`NbCounts.fork`):
+   * a service's crawls start from one decoded model and each learns on its own. This model must
+   * not change while forks of it exist.
+   */
+  fork(): NaiveBayes {
+    const fork = new NaiveBayes({ form: this.form, alpha: this.alpha });
+    fork.#counts = this.#counts.fork();
+    return fork;
+  }
+
   /** |V|: features seen in training. */
   get vocabularySize(): number {
     return this.#counts.features.size;

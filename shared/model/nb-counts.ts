@@ -8,6 +8,7 @@
  */
 import { isAttributeFeature, type FeatureVector } from '../features/types.ts';
 import type { ClassPair, Label, NbFeatureRow, NbForm, NbHeaderRow } from './types.ts';
+import { ForkedMap, forWriting, type CountTable } from './forked-map.ts';
 import { shownNumber } from './json-error.ts';
 
 /** One feature's counts per class. */
@@ -48,7 +49,7 @@ export class NbCounts {
   /** Σ occurrences of all features per class. */
   readonly tokens: ClassPair = [0, 0];
   /** The vocabulary V: every feature with a count in either class. */
-  readonly features = new Map<string, FeatureCounts>();
+  readonly features: CountTable<FeatureCounts>;
   /**
    * countHistogram[i]: how many features of V have each Count(F, Ci). Σ_F log(1 − P(F|Ci))
    * depends on the features only through these numbers, so the Bernoulli form refreshes it in
@@ -65,6 +66,27 @@ export class NbCounts {
   /** Bumped on every change, so caches derived from the counts know when they are stale. */
   revision = 0;
 
+  constructor(features: CountTable<FeatureCounts> = new Map()) {
+    this.features = features;
+  }
+
+  /**
+   * Counts equal to these that share their feature table, copying a feature's counts only when
+   * the fork changes them (`forked-map.ts`). These counts must not change while forks exist.
+   */
+  fork(): NbCounts {
+    const fork = new NbCounts(new ForkedMap(this.features, copyFeatureCounts));
+    for (const i of LABELS) {
+      fork.count[i] = this.count[i];
+      fork.tokens[i] = this.tokens[i];
+      fork.wordTokens[i] = this.wordTokens[i];
+      for (const [k, n] of this.countHistogram[i]) fork.countHistogram[i].set(k, n);
+      for (const [k, n] of this.attributeHistogram[i]) fork.attributeHistogram[i].set(k, n);
+    }
+    fork.wordVocabulary = this.wordVocabulary;
+    return fork;
+  }
+
   get exampleCount(): number {
     return this.count[0] + this.count[1];
   }
@@ -75,7 +97,7 @@ export class NbCounts {
     const present = presentFeatures(x);
     for (const [feature, n] of present) {
       const attribute = isAttributeFeature(feature);
-      let counts = this.features.get(feature);
+      let counts = forWriting(this.features, feature);
       if (!counts) {
         counts = { count: [0, 0], occurrences: [0, 0] };
         this.features.set(feature, counts);
@@ -107,7 +129,7 @@ export class NbCounts {
     }
     for (const [feature, n] of present) {
       const attribute = isAttributeFeature(feature);
-      const counts = this.features.get(feature)!;
+      const counts = forWriting(this.features, feature)!;
       this.#move(y, attribute, counts.count[y], counts.count[y] - 1);
       counts.count[y] -= 1;
       counts.occurrences[y] -= n;
@@ -245,6 +267,10 @@ function checkPair(pair: unknown, what: string): asserts pair is ClassPair {
 
 function isCount(n: unknown): n is number {
   return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+}
+
+function copyFeatureCounts(counts: FeatureCounts): FeatureCounts {
+  return { count: [counts.count[0], counts.count[1]], occurrences: [counts.occurrences[0], counts.occurrences[1]] };
 }
 
 function bump(histogram: CountHistogram, k: number, by: number): void {

@@ -28,26 +28,32 @@ afterAll(async () => {
 describe('DecodedModels', () => {
   it('decodes a file once for every load of it, and each load still gets classifiers of its own', { timeout: 30_000 }, async () => {
     const decoded = new DecodedModels();
-    const loads = await Promise.all(Array.from({ length: 5 }, () => decoded.serial(() => loadLinkModel(path, undefined, decoded.decodeBytes))));
+    const loads = await Promise.all(Array.from({ length: 5 }, () => decoded.serial(() => loadLinkModel(path, undefined, decoded))));
     // One decode: every load's topic is the very object the one decoded content holds.
     expect(new Set(loads.map((l) => l.topic)).size).toBe(1);
     const text = readFileSync(path, 'utf8');
-    expect(decoded.decode(text).topics[0]).toBe(loads[0]!.topic); // keyed by the SHA-256 of the text, as of the file's bytes
+    expect(decoded.decodeText(text).topics[0]).toBe(loads[0]!.topic); // keyed by the SHA-256 of the text, as of the file's bytes
     await expect(loadLinkModel(path).then((l) => l.topic)).resolves.not.toBe(loads[0]!.topic); // the command line's own decode
     expect(new Set(loads.map((l) => l.model)).size).toBe(5);
-    loads[0]!.model.add(new Map([['w:x', 1]]), 1); // online learning changes one crawl's model only
-    expect(loads[1]!.model.toRows('t')).toEqual(loads[2]!.model.toRows('t'));
+    // Forks of one built model: online learning changes one crawl's model only.
+    const vocabulary = loads[1]!.model.vocabularySize;
+    loads[0]!.model.add(new Map([['w:never-in-the-file', 1]]), 1);
+    expect(loads[0]!.model.vocabularySize).toBe(vocabulary + 1);
+    expect(loads[1]!.model.vocabularySize).toBe(vocabulary);
+    const features = (load: (typeof loads)[number]) => load.model.toRows('t').features;
+    expect(features(loads[1]!)).toEqual(features(loads[2]!));
+    expect((await decoded.serial(() => loadLinkModel(path, undefined, decoded))).model.vocabularySize).toBe(vocabulary);
   });
 
   it('keeps the two files used last', () => {
     const decoded = new DecodedModels(2);
     const text = readFileSync(path, 'utf8');
-    const first = decoded.decode(text, 'a');
-    decoded.decode(text, 'b');
-    expect(decoded.decode(text, 'a')).toBe(first);
-    decoded.decode(text, 'c'); // b is the oldest now
-    expect(decoded.decode(text, 'a')).toBe(first);
-    expect(decoded.decode(text, 'b')).not.toBe(first);
+    const first = decoded.decodeText(text, 'a');
+    decoded.decodeText(text, 'b');
+    expect(decoded.decodeText(text, 'a')).toBe(first);
+    decoded.decodeText(text, 'c'); // b is the oldest now
+    expect(decoded.decodeText(text, 'a')).toBe(first);
+    expect(decoded.decodeText(text, 'b')).not.toBe(first);
   });
 
   it('runs loads one at a time, in the order asked', async () => {
