@@ -115,6 +115,8 @@ export interface CrawlOptions {
    * `linkscent export` and the dashboard. Default false.
    */
   storeText: boolean;
+  /** The crawl store's SQLite page cache in KiB (`OpenStoreOptions.cacheKiB`). Default the build's, 16,000 KiB. */
+  storeCacheKiB?: number;
   /**
    * What the strategy's scores come from (the model file, its parts' settings), stored with the
    * crawl at every run's start (meta `scoring`) so `linkscent why` can score a URL again as the
@@ -174,6 +176,7 @@ const KNOWN = new Set<string>([
   'addressKind',
   'scoring',
   'turn',
+  'storeCacheKiB',
 ]);
 
 /** Fills defaults and checks every field; throws `CrawlOptionsError` naming the first bad one. */
@@ -211,6 +214,7 @@ export function validateCrawlOptions(input: CrawlOptionsInput): CrawlOptions {
     wholeNumber('warc.maxFileBytes', options.warc.maxFileBytes, 1);
   }
   if (typeof options.storeText !== 'boolean') throw new CrawlOptionsError(`storeText must be true or false, got ${String(options.storeText)}`);
+  if (options.storeCacheKiB !== undefined) wholeNumber('storeCacheKiB', options.storeCacheKiB, 64);
   if (options.online !== undefined) {
     wholeNumber('online.every', options.online.every, 1);
     wholeNumber('online.rescoreTop', options.online.rescoreTop, 0);

@@ -23,6 +23,15 @@ import { infoProgress, MODEL_FILE } from './crawl-record.ts';
 import { topicCrawlParts } from './crawl-topic.ts';
 import type { DecodedModels } from './model-registry.ts';
 
+/**
+ * SQLite page cache per connection of a served crawl, in KiB (better-sqlite3 builds SQLite with
+ * 16,000). A running crawl holds two connections (its store, and the one its labels go through):
+ * with twenty crawls, caches that may grow to 640 MB as the stores grow. At 512 KiB the soak bench
+ * measured the service's peak RSS 21 MB lower and its end 40 MB lower, at the same p99 latency;
+ * pages that fall out of the cache come back from the operating system's.
+ */
+export const SERVED_STORE_CACHE_KIB = 512;
+
 export interface RunDeps {
   log: (line: string) => void;
   /** The jieba tokenizer, loaded once for every crawl of the service. */
@@ -49,7 +58,7 @@ async function execute(entry: CrawlEntry, run: Run, resume: boolean, deps: RunDe
       topic,
       scoresAreModel: plan.strategy === 'nb',
       addLabels: (links) => {
-        run.labels ??= CrawlStore.open(entry.dir, { create: false });
+        run.labels ??= CrawlStore.open(entry.dir, { create: false, cacheKiB: SERVED_STORE_CACHE_KIB });
         run.labels.addLabeledLinks(links);
       },
     });
@@ -69,6 +78,7 @@ async function execute(entry: CrawlEntry, run: Run, resume: boolean, deps: RunDe
       resume: resumeStore,
       warc: plan.warc ? { maxFileBytes: DEFAULT_WARC_FILE_BYTES } : null,
       storeText: plan.storeText ?? false,
+      storeCacheKiB: SERVED_STORE_CACHE_KIB,
       hooks: parts.hooks,
       pageJudge: parts.pageJudge,
       relevanceThreshold: parts.relevanceThreshold,

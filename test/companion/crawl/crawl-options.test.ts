@@ -23,6 +23,7 @@ describe('validateCrawlOptions', () => {
     expect(() => validateCrawlOptions({ ...base, fetch: { maxBytes: -1 } })).toThrow(/fetch: maxBytes/);
     expect(() => validateCrawlOptions({ ...base, traps: { maxQueryLength: 0 } })).toThrow(/traps.maxQueryLength/);
     expect(() => validateCrawlOptions({ ...base, strategy: undefined as never })).toThrow(CrawlOptionsError);
+    expect(() => validateCrawlOptions({ ...base, storeCacheKiB: 8 })).toThrow(/storeCacheKiB/);
   });
 
   // Issue 13, item 11: --delay-ms 1e12 parked every worker, --concurrency 100000 was taken.
