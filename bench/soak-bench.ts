@@ -41,6 +41,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { linkscent, ROOT } from './support/cli-child.ts';
 import { startLocalWeb, type LocalWeb } from './support/local-web.ts';
+import { sseFrames } from '../tools/sse-frames.ts';
 import { fmt, table } from './support/measure.ts';
 
 const SECONDS = Number(process.env.LINKSCENT_SOAK_SECONDS) || 300;
@@ -138,20 +139,14 @@ function openStream(service: Service, crawl: string): Stream {
     { host: '127.0.0.1', port: service.port, path: `/api/crawls/${crawl}/events`, headers: { host: `127.0.0.1:${service.port}`, authorization: `Bearer ${service.token}` }, agent: false },
     (res) => {
       stream.status = res.statusCode ?? 0;
-      let buffer = '';
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1];
-          if (event === undefined) continue;
+      res.on(
+        'data',
+        sseFrames((event) => {
           stream.events++;
           if (event === 'end') stream.endAt ??= Date.now();
-        }
-      });
+        }),
+      );
       res.on('end', () => (stream.closedAt = Date.now()));
       res.on('error', (error) => (stream.error = error.message));
     },

@@ -18,6 +18,7 @@ import { encodeModelFile } from '../../../shared/model/model-file.ts';
 import { NaiveBayes } from '../../../shared/model/naive-bayes.ts';
 import type { LabeledLink, Topic } from '../../../shared/model/types.ts';
 import { segmentsFromHtml } from '../../../shared/segments/from-html.ts';
+import { sseFrames } from '../../../tools/sse-frames.ts';
 import { SITE_TOPICS, type SiteServer } from '../support/site-server.ts';
 
 export function tempHome(prefix = 'linkscent-service-'): { dir: string; cleanup: () => void } {
@@ -85,19 +86,13 @@ export function readEvents(port: number, token: string, id: string, timeoutMs = 
       { host: '127.0.0.1', port, path: `/api/crawls/${id}/events`, headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${token}` } },
       (res) => {
         if (res.statusCode !== 200) return reject(new Error(`events: HTTP ${res.statusCode}`));
-        let buffer = '';
         res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          buffer += chunk;
-          let cut: number;
-          while ((cut = buffer.indexOf('\n\n')) >= 0) {
-            const block = buffer.slice(0, cut);
-            buffer = buffer.slice(cut + 2);
-            const event = /^event: (.*)$/m.exec(block)?.[1];
-            const data = /^data: (.*)$/m.exec(block)?.[1];
-            if (event !== undefined && data !== undefined) events.push({ event, data: JSON.parse(data) });
-          }
-        });
+        res.on(
+          'data',
+          sseFrames((event, data) => {
+            if (data !== undefined) events.push({ event, data: JSON.parse(data) });
+          }),
+        );
         res.on('end', () => {
           clearTimeout(timer);
           resolve(events);
