@@ -47,13 +47,13 @@
  * load, printed at the start and the end: compare runs on one quiet machine.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileUrlPattern } from '../shared/urls/url-pattern.ts';
 import { linkscent as runLinkscent, runNode as runChild, type ChildResult } from './support/cli-child.ts';
 import { startLocalWeb, type LocalWeb, type ServedResponse } from './support/local-web.ts';
-import { fmt, table } from './support/measure.ts';
+import { fmt, indent, loadLine, table } from './support/measure.ts';
+import { readPages, type PageLine } from './support/pages-file.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WORK = join(ROOT, 'bench', 'data', 'crawl-bench');
@@ -79,18 +79,6 @@ const linkscent = (args: string[]) => runLinkscent(args, CHILD_ENV);
 const runNode = (args: string[], env: Record<string, string> = {}) => runChild(args, { ...CHILD_ENV, ...env });
 
 
-interface PageLine {
-  url: string;
-  finalUrl: string;
-  outcome: string;
-}
-
-function readPages(dir: string): PageLine[] {
-  return readFileSync(join(dir, 'pages.jsonl'), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as PageLine);
-}
 
 /** Fetched pages in fetch order: every line but robots-denied ones (nothing was fetched). */
 function fetchedPages(dir: string): PageLine[] {
@@ -105,9 +93,7 @@ function harvestAt(pages: readonly PageLine[], k: number): string {
   return `${fmt((100 * hits) / k, 3)} % (${hits})`;
 }
 
-const pct = (x: number) => `${fmt(100 * x, 3)} %`;
 const mbOf = (bytes: number) => `${fmt(bytes / 1e6, 3)} MB`;
-const loadLine = () => `load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
 
 /** The numbers in `crawl: N pages this run (…) in S s, P pages/s, E errors; …`. */
 function crawlSummary(stdout: string): { pages: number; seconds: number; pagesPerSecond: number; errors: number } {
@@ -319,13 +305,6 @@ async function main(): Promise<void> {
   }
   const jsonPath = process.env.LINKSCENT_BENCH_JSON;
   if (jsonPath) writeFileSync(jsonPath, `${JSON.stringify(json, null, 2)}\n`);
-}
-
-function indent(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => `   ${line}`)
-    .join('\n');
 }
 
 main().catch((error: unknown) => {

@@ -26,12 +26,11 @@
  * `LINKSCENT_FOCUS_TOPICS=calc,basic` runs some topics only; `LINKSCENT_FOCUS_ROWS=bfs,nb` some rows.
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { compileUrlPatterns } from '../shared/urls/url-pattern.ts';
 import { linkscent, ROOT } from './support/cli-child.ts';
 import { startLocalWeb, type LocalWeb } from './support/local-web.ts';
-import { fmt, table } from './support/measure.ts';
+import { fmt, indent, loadLine, table } from './support/measure.ts';
 import { ceilingOrder, servedGraph, targets, type ServedGraph } from './support/served-graph.ts';
 
 const WORK = join(ROOT, 'bench', 'data', 'focus-bench');
@@ -136,7 +135,6 @@ function servedFetches(web: LocalWeb): { url: string; status: number }[] {
   return web.served().filter((r) => !r.url.endsWith('/robots.txt'));
 }
 
-const loadLine = () => `load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
 const pct = (x: number | null) => (x === null ? '–' : fmt(x, 3));
 
 async function main(): Promise<void> {
@@ -247,13 +245,6 @@ async function main(): Promise<void> {
 
 function lastLine(text: string): string {
   return text.trim().split('\n').at(-1)!.replace(WORK + '/', '');
-}
-
-function indent(text: string): string {
-  return text
-    .split('\n')
-    .map((l) => `   ${l}`)
-    .join('\n');
 }
 
 main().catch((error: unknown) => {

@@ -27,7 +27,6 @@
  * bench/data/frontier-bench/ (removed at the start).
  */
 import { mkdirSync, rmSync, statSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -37,7 +36,7 @@ import type { FrontierEntry, FrontierRow, PageRecord } from '../companion/store/
 import { DEFAULT_CLAIM_WINDOW, FOCUSED_CLAIM_WINDOW } from '../companion/crawl/strategies/crawl-strategy.ts';
 import { seededRandom } from '../shared/random/seeded-random.ts';
 import { linkscent, type ChildResult } from './support/cli-child.ts';
-import { fmt, median, table } from './support/measure.ts';
+import { fmt, indent, loadLine, median, table } from './support/measure.ts';
 import { FANOUT, startWideSite, TOPIC_PATTERN, type WideSite } from './support/wide-site.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -62,8 +61,6 @@ const PER_HOST = 2;
 /** `LINKSCENT_FRONTIER_PARTS=2` runs part 2 alone (default: `1,2`). */
 const PARTS = new Set((process.env['LINKSCENT_FRONTIER_PARTS'] ?? '1,2').split(','));
 
-const loadLine = () => `load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
-const indent = (text: string) => text.replace(/^/gm, '   ');
 const mbOf = (bytes: number) => `${fmt(bytes / 1e6, 4)} MB`;
 const us = (ms: number) => `${fmt(ms * 1e3, 3)} µs`;
 const count = (n: number) => n.toLocaleString('en-US');

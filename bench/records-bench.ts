@@ -31,7 +31,6 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -39,7 +38,8 @@ import { WARCParser } from 'warcio';
 import { digestMatches, readMinimalWarc } from '../tools/minimal-warc.ts';
 import { linkscent as runLinkscent, startLinkscent, type ChildResult, type StartedChild } from './support/cli-child.ts';
 import { startLocalWeb, type ServedResponse } from './support/local-web.ts';
-import { fmt, table } from './support/measure.ts';
+import { fmt, indent, loadLine, table } from './support/measure.ts';
+import { readPages } from './support/pages-file.ts';
 import { STALL_PATH, startStallSite, type StallSite } from './support/stall-site.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -54,23 +54,9 @@ const EXIT_GOAL_MS = 2000;
 /** A crawl still running this long is killed (a hang is a finding, not a reason to hang the bench). */
 const EXIT_GUARD_MS = 180_000;
 
-const loadLine = () => `load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
-const indent = (text: string) => text.replace(/^/gm, '   ');
 const ms = (x: number) => `${fmt(x, 4)} ms`;
 const mbOf = (bytes: number) => `${fmt(bytes / 1e6, 4)} MB`;
 
-interface PageLine {
-  url: string;
-  finalUrl: string;
-  outcome: string;
-}
-
-function readPages(out: string): PageLine[] {
-  return readFileSync(join(out, 'pages.jsonl'), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as PageLine);
-}
 
 /** URL → state in the crawl store's frontier, read-only after the crawl. */
 function frontierStates(out: string): Map<string, string> {

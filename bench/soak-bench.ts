@@ -36,13 +36,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { linkscent, ROOT } from './support/cli-child.ts';
 import { startLocalWeb, type LocalWeb } from './support/local-web.ts';
 import { sseFrames } from '../tools/sse-frames.ts';
-import { fmt, table } from './support/measure.ts';
+import { fmt, loadLine, table } from './support/measure.ts';
 
 const SECONDS = Number(process.env.LINKSCENT_SOAK_SECONDS) || 300;
 const WEB_PORT = Number(process.env.LINKSCENT_BENCH_PORT) || 8474;
@@ -159,7 +159,6 @@ function openStream(service: Service, crawl: string): Stream {
 const percentile = (sorted: readonly number[], p: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
 const ms = (x: number) => `${fmt(x, 3)} ms`;
 const mbOf = (bytes: number) => `${fmt(bytes / 1e6, 3)} MB`;
-const loadLine = () => `load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
 const sleep = (t: number) => new Promise((resolve) => setTimeout(resolve, t));
 
 interface CrawlPlan {

@@ -4,6 +4,8 @@
  * several repetitions after a warm-up; nothing here asserts on a time.
  */
 
+import { loadavg } from 'node:os';
+
 /** Milliseconds `fn` took, by `process.hrtime.bigint()`. */
 export function timeMs(fn: () => void): number {
   const started = process.hrtime.bigint();
@@ -104,4 +106,14 @@ function displayWidth(text: string): number {
   let width = 0;
   for (const character of text) width += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u.test(character) ? 2 : 1;
   return width;
+}
+
+/** The machine's load averages, printed beside figures that depend on it. */
+export function loadLine(): string {
+  return `load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
+}
+
+/** `text` with every line indented under a bench's numbered heading. */
+export function indent(text: string): string {
+  return text.replace(/^/gm, '   ');
 }
