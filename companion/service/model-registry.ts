@@ -88,11 +88,13 @@ export class DecodedModels implements ModelSource {
 
   /** Forks of the topic's classifiers, built from `content` the first time they are asked for. */
   readonly classifiers = (content: ModelFileContent, key: string, topicId: string): TopicClassifiers => {
-    const built = this.#entries.get(key)?.content === content ? this.#entries.get(key)!.built : new Map<string, TopicClassifiers>();
-    let classifiers = built.get(topicId);
+    // Built ones are kept with the file's entry (and go with it); content from elsewhere is built apart.
+    const entry = this.#entries.get(key);
+    const built = entry?.content === content ? entry.built : undefined;
+    let classifiers = built?.get(topicId);
     if (!classifiers) {
       classifiers = FRESH_MODELS.classifiers(content, key, topicId);
-      built.set(topicId, classifiers);
+      built?.set(topicId, classifiers);
     }
     return { model: classifiers.model?.fork(), levels: classifiers.levels?.fork() };
   };
