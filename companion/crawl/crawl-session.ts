@@ -94,10 +94,10 @@ export async function openSession(options: CrawlOptions, seeds: string[]): Promi
       CrawlStore.check(options.outDir, { create: true });
       network = await connectCrawl(options, seeds);
       seedRobotsFailures = await checkSeedsReachable(seeds, network.fetcher, options.signal);
-      store = CrawlStore.open(options.outDir, { create: true, ...cacheOf(options) });
+      store = CrawlStore.open(options.outDir, { create: true, cacheKiB: options.storeCacheKiB });
       initStore(store, options, seeds);
     } else {
-      store = CrawlStore.open(options.outDir, { create: false, ...cacheOf(options) });
+      store = CrawlStore.open(options.outDir, { create: false, cacheKiB: options.storeCacheKiB });
       requeued = resumeStore(store, options, seeds);
     }
     // This run's model and settings, for `linkscent why` (a resume may bring another model).
@@ -127,10 +127,6 @@ export async function openSession(options: CrawlOptions, seeds: string[]): Promi
     lock.release();
     throw error;
   }
-}
-
-function cacheOf(options: CrawlOptions): { cacheKiB?: number } {
-  return options.storeCacheKiB === undefined ? {} : { cacheKiB: options.storeCacheKiB };
 }
 
 /** The seeds given, checked and normalised; none valid of several is an options error. */

@@ -15,16 +15,16 @@ import { randomBytes } from 'node:crypto';
 import { cannotWrite, OutputPathError } from './output-paths.ts';
 
 /**
- * Writes `text` to `path` atomically; `mode` applies from the first byte (0600 for secrets).
+ * Writes `data` (text or bytes) to `path` atomically; `mode` applies from the first byte (0600 for secrets).
  * Throws `OutputPathError`, one line naming the path: `cannot write <path>: <why>`.
  */
-export function writeFileAtomic(path: string, text: string | Uint8Array, mode = 0o644): void {
+export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): void {
   const target = replaceableTarget(path);
   const temporary = `${target}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     const fd = openSync(temporary, 'w', mode);
     try {
-      writeFileSync(fd, text); // all of it: writeSync may write part of a large buffer
+      writeFileSync(fd, data); // all of it: writeSync may write part of a large buffer
       fsyncSync(fd);
     } finally {
       closeSync(fd);
