@@ -98,15 +98,18 @@ export class CrawlState {
     if (!this.#deferred.has(host)) this.#deferred.set(host, { until, reason, verdicts: 1, aside: false });
   }
 
-  /** Hosts set aside now: the claim passes over their URLs (`CrawlStore.claimNext`). */
-  deferredHosts(): string[] {
-    const now = Date.now();
+  /**
+   * Hosts set aside at `now`: the claim passes over their URLs (`CrawlStore.claimNext`). A worker
+   * that finds nothing to claim waits until `nextDeferralEnd` of the same `now`: read with a later
+   * clock, a deferral that ended in between was neither claimable nor waited for, and the worker
+   * slept until another one woke it (a hang, when that one waited on this host).
+   */
+  deferredHosts(now: number): string[] {
     return [...this.#deferred].flatMap(([host, { until, aside }]) => (aside && until > now ? [host] : []));
   }
 
-  /** When the earliest set-aside host may be asked again, or undefined when none waits. */
-  nextDeferralEnd(): number | undefined {
-    const now = Date.now();
+  /** When the earliest host set aside at `now` may be asked again, or undefined when none waits. */
+  nextDeferralEnd(now: number): number | undefined {
     let next: number | undefined;
     for (const { until, aside } of this.#deferred.values()) if (aside && until > now && (next === undefined || until < next)) next = until;
     return next;

@@ -141,7 +141,8 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
         failure ??= learner?.failure; // a background update (with turns) that failed stops the run
         if (stop.signal.aborted || failure !== undefined) break;
       }
-      const setAside = state.deferredHosts();
+      const now = Date.now(); // one clock for what is set aside and for how long to wait (CrawlState.deferredHosts)
+      const setAside = state.deferredHosts(now);
       const row = state.budgetLeft ? store.claimNext(state.decide, claimWindow, setAside) : undefined;
       if (!row) {
         if (state.inFlight === 0) {
@@ -153,7 +154,7 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
         }
         // A worker ending its task claims again itself and, when that succeeds, wakes one
         // waiter (below): claims cascade while they succeed, and one walk fails per page.
-        await state.changed(state.nextDeferralEnd());
+        await state.changed(state.nextDeferralEnd(now));
         continue;
       }
       state.wakeOne();
