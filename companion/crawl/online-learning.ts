@@ -99,10 +99,18 @@ interface MetaState {
   seq: number;
 }
 
-/** A learned link in memory: what updating its level needs. */
+/**
+ * A learned link in memory: what updating its level needs. Its features are kept only until it
+ * is saved; a saved link moved to another level has them computed again from its stored context.
+ * Kept for every judged page, they were the service's largest heap item (the soak bench, 20
+ * crawls: 343,660 feature strings, ≈ 45 MB of maps), and a link changes level rarely (only on
+ * the discovery path of a page judged on topic, at most L − 1 links up).
+ */
 interface Learned {
+  /** Its `learned_links` row id; 0 until saved. */
   id: number;
-  features: FeatureVector;
+  /** Its features, until saved. */
+  features: FeatureVector | undefined;
   level: number | undefined;
 }
 
@@ -213,8 +221,9 @@ export class OnlineLearner {
         for (let d = 0; url !== undefined && d < L - 1; d++) {
           const into = this.#inbound.get(url);
           if (into && (into.level === undefined || into.level > d)) {
-            if (into.level !== undefined) levels.remove(into.features, into.level);
-            levels.add(into.features, d);
+            const x = into.features ?? this.#storedFeatures(into.id);
+            if (into.level !== undefined) levels.remove(x, into.level);
+            levels.add(x, d);
             into.level = d;
             if (into.id !== 0) relevelled.set(into.id, d);
           }
@@ -232,8 +241,18 @@ export class OnlineLearner {
    */
   #save({ added, fresh, relevelled, positives, seq }: Learning, scores: { url: string; score: number }[]): UpdateSummary {
     this.store.saveLearning(added, [...relevelled].map(([id, level]) => ({ id, level })), { seq } satisfies MetaState, scores);
-    added.forEach((link, i) => (fresh[i]!.id = link.id!));
+    added.forEach((link, i) => {
+      fresh[i]!.id = link.id!;
+      fresh[i]!.features = undefined;
+    });
     return { added: added.length, positives, levelled: relevelled.size + fresh.filter((l) => l.level !== undefined).length, rescored: scores.length };
+  }
+
+  /** A saved learned link's features, from its stored context. */
+  #storedFeatures(id: number): FeatureVector {
+    const link = this.store.learnedLinkContext(id);
+    if (!link) throw new Error(`online learning: learned link ${id} is missing from the crawl store`);
+    return this.models.features(contextOf(link.url, link.pageUrl, link));
   }
 
   /** The queued rows to score again: the best `rescoreTop`. */
@@ -264,8 +283,8 @@ export class OnlineLearner {
       this.#parentOf.set(page.url, page.parent);
       this.#parentOf.set(page.finalUrl, page.parent);
     }
-    replayLearnedLinks(this.store, this.models, (link, x) => {
-      const learned: Learned = { id: link.id!, features: x, level: link.level };
+    replayLearnedLinks(this.store, this.models, (link) => {
+      const learned: Learned = { id: link.id!, features: undefined, level: link.level };
       this.#inbound.set(link.url, learned);
       const finalUrl = finalOf.get(link.url);
       if (finalUrl !== undefined) this.#inbound.set(finalUrl, learned);

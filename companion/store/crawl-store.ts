@@ -306,6 +306,13 @@ export class CrawlStore {
     return rows.map(({ level, ...row }) => ({ ...row, source: 'crawl', ...(level === null ? {} : { level }) }));
   }
 
+  /** One learned link's context, by its row id (online learning moving it to another level). */
+  learnedLinkContext(id: number): (LinkText & { url: string; pageUrl: string }) | undefined {
+    return this.#db.prepare(`SELECT url, page_url AS pageUrl, anchor, before, after FROM learned_links WHERE id = ?`).get(id) as
+      | (LinkText & { url: string; pageUrl: string })
+      | undefined;
+  }
+
   /** Stores labeled links (duplicates of url+pageUrl+topic ignored). Returns how many were new. */
   addLabeledLinks(links: readonly LabeledLink[]): number {
     let added = 0;
