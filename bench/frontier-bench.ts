@@ -233,7 +233,7 @@ function timeMetAgain(frontier: GrowingFrontier): number {
 /**
  * Median µs of the claim's read without its write: the best 4 queued rows (`bestQueued`, the
  * first query's shape without the set-aside filter). The rest of a claim is the `UPDATE` that
- * marks the row in flight, committed (and fsync'd) on its own.
+ * marks the row in flight, committed on its own (no fsync: synchronous = NORMAL, store/schema.ts).
  */
 function timeRead(frontier: GrowingFrontier): number {
   const took: number[] = [];
@@ -296,7 +296,7 @@ function claimCost(): void {
       console.log(`   … ${count(counts.queued)} queued measured; ${loadLine()}`);
     }
     console.log(indent(table(rows)));
-    console.log('   read alone: the claim\'s query without its UPDATE (bestQueued(4), median); a claim\'s UPDATE commits on its own, fsync included (synchronous = FULL)');
+    console.log('   read alone: the claim\'s query without its UPDATE (bestQueued(4), median); a claim\'s UPDATE commits on its own, without an fsync (synchronous = NORMAL)');
     console.log('   upsert new link: median over the last 50 pages recorded before the size was reached, per child (the transaction also writes the page row and marks its URL done)');
     console.log(`   SQLite's plans for the claim's queries at ${count(frontier.queued)} queued (SEARCH … USING INDEX walks an index: O(log n) to its first row; SCAN or a TEMP B-TREE sorts every row):`);
     console.log(indent(plans(frontier.store.path)));

@@ -1,7 +1,7 @@
 /**
  * One URL's life in the crawl, from claim to record, with the hook points in the order
  * `crawl-hooks.ts` states. The page's record, its frontier row and its children are written in
- * one transaction, and only then is the line appended and `pageStored` called.
+ * one transaction, and only once that is on disk is the line appended and `pageStored` called.
  *
  * Once the run's stop signal has aborted (the caller's abort, or maxPages recorded), nothing
  * more is recorded: the URL, wherever it was (robots.txt, a politeness wait, the fetch, parsing),
@@ -16,7 +16,7 @@ import type { CrawlStore } from '../store/crawl-store.ts';
 import type { FrontierEntry, FrontierRow, PageExtras, PageRecord, StoredText } from '../store/records.ts';
 import { serializePage } from '../warc/warc-records.ts';
 import type { WarcWriter } from '../warc/warc-writer.ts';
-import { errorLine, reactionTo, SkipUrlError } from './crawl-errors.ts';
+import { errorLine, reactionTo, SkipUrlError, StopCrawlError } from './crawl-errors.ts';
 import { runHooks, type UrlTask } from './crawl-hooks.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import type { CrawlState } from './crawl-state.ts';
@@ -60,10 +60,11 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
   let recorded = false;
   /** Records the page (its WARC records first), then runs its pageStored hooks; false when the run stopped first. */
   const record = async (page: PageRecord, children: FrontierEntry[], text?: StoredText): Promise<boolean> => {
-    const stored = await commitFetched(ctx, page, children, fetched, text);
-    if (!stored) return false;
+    const committed = await commitFetched(ctx, page, children, fetched, text);
+    if (!committed) return false;
     recorded = true;
-    await runHooks(ctx.options.hooks, 'pageStored', stored);
+    await report(ctx, committed);
+    await runHooks(ctx.options.hooks, 'pageStored', committed.record);
     return true;
   };
   try {
@@ -109,12 +110,13 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
       ctx.store.drop(task.url, (error as Error).message);
     } else {
       const page = fetched ? fetchedRecord(task, fetched, attempts) : baseRecord(task, {});
-      const stored = await commitFetched(ctx, { ...page, outcome: 'error', error: errorLine(error) }, [], undefined, undefined);
-      if (!stored) {
+      const committed = await commitFetched(ctx, { ...page, outcome: 'error', error: errorLine(error) }, [], undefined, undefined);
+      if (!committed) {
         ctx.store.requeue(task.url);
         return;
       }
-      await runHooks(ctx.options.hooks, 'pageStored', stored).catch((hookError: unknown) => {
+      await report(ctx, committed);
+      await runHooks(ctx.options.hooks, 'pageStored', committed.record).catch((hookError: unknown) => {
         if (reactionTo(hookError) === 'stop-crawl') throw hookError;
         ctx.options.log(`crawl: a pageStored hook failed for ${task.url}: ${errorLine(hookError)}`);
       });
@@ -179,7 +181,7 @@ async function parseAndScore(
  * runs once they are on disk (`warc-writer.ts`); the exchange is kept for a page read in full,
  * any other page gets its metadata record alone.
  */
-async function commitFetched(ctx: UrlContext, record: PageRecord, children: FrontierEntry[], fetched: FetchedPage | undefined, text: StoredText | undefined): Promise<PageRecord | undefined> {
+async function commitFetched(ctx: UrlContext, record: PageRecord, children: FrontierEntry[], fetched: FetchedPage | undefined, text: StoredText | undefined): Promise<Committed | undefined> {
   const extras: PageExtras = text ? { text } : {};
   if (!ctx.warc) return commit(ctx, record, children, extras);
   if (ctx.signal.aborted) return undefined;
@@ -194,20 +196,44 @@ function withRankLast(record: PageRecord): PageRecord {
   return { ...rest, ...(rank !== undefined ? { rank } : {}), ...(logOdds !== undefined ? { logOdds } : {}) };
 }
 
+/** A page whose transaction committed, and the promise of its being on disk. */
+interface Committed {
+  record: PageRecord;
+  /** `CrawlStore.durable()`, asked for as the transaction committed. */
+  onDisk: Promise<void>;
+}
+
 /**
- * The page's transaction, then its line and the counters; the pageStored hooks come after.
+ * The page's transaction and the counters, in one synchronous step: the budget counts it at once.
  * Undefined, and nothing written, once the run has stopped: a page finished by a worker the stop
  * did not reach in time must not go past maxPages. The page that reaches maxPages stops the run.
+ * Its sync to disk is asked for in the same step, so pages are reported in commit order (the
+ * syncs resolve their waiters in the order they asked).
  */
-function commit(ctx: UrlContext, record: PageRecord, children: FrontierEntry[], extras: PageExtras = {}): PageRecord | undefined {
+function commit(ctx: UrlContext, record: PageRecord, children: FrontierEntry[], extras: PageExtras = {}): Committed | undefined {
   if (ctx.signal.aborted) return undefined;
   const stored = ctx.store.recordPage(withRankLast(record), children, Date.now(), extras);
-  ctx.jsonl.append(stored);
+  const onDisk = ctx.store.durable();
+  onDisk.catch(() => {}); // `report` takes the failure; it must not count as unhandled before then
   ctx.state.settled(stored, hostOf(stored.url));
   ctx.recorded?.(stored);
-  ctx.options.onProgress?.(ctx.state.progress(false));
   if (!ctx.state.budgetLeft) ctx.stop();
-  return stored;
+  return { record: stored, onDisk };
+}
+
+/**
+ * A committed page, once on disk (the fsync shared with the pages committed meanwhile), goes to
+ * pages.jsonl and the progress line; its pageStored hooks come after. A failed sync stops the
+ * crawl: what it fetched can no longer be kept.
+ */
+async function report(ctx: UrlContext, { record, onDisk }: Committed): Promise<void> {
+  try {
+    await onDisk;
+  } catch (error) {
+    throw new StopCrawlError(`crawl store: ${ctx.store.path} could not be synced to disk: ${errorLine(error)}`, { cause: error });
+  }
+  ctx.jsonl.append(record);
+  ctx.options.onProgress?.(ctx.state.progress(false));
 }
 
 function baseRecord(task: UrlTask, extra: Partial<PageRecord>): PageRecord {

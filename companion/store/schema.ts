@@ -1,12 +1,15 @@
 /**
  * The crawl store's SQLite schema: one file per crawl, `DIR/crawl.sqlite`.
  *
- * Durability. The file runs in WAL mode with `synchronous = FULL`: every committed transaction
- * is fsync'd to the WAL before `COMMIT` returns. A page is reported (pages.jsonl, progress,
- * hooks) only after the transaction that records it has committed, so a page reported as fetched
- * survives `kill -9` and also a power cut. `NORMAL` would survive `kill -9` alone (the WAL is in
- * the OS cache) but could lose the last pages on a power cut; one fsync per fetched page costs
- * about a millisecond, nothing next to the network fetch, so we take the stronger guarantee.
+ * Durability. The file runs in WAL mode with `synchronous = NORMAL`: a committed transaction
+ * survives `kill -9` (its frames are in the OS cache) and the file is always consistent. A page
+ * is reported (pages.jsonl, progress, hooks) only after its transaction committed and then the
+ * WAL was fsync'd (`CrawlStore.durable`, `wal-sync.ts`), so a page reported as fetched survives
+ * a power cut too, as with `FULL`. The difference is where the fsync runs: `FULL` ran one inside
+ * every `COMMIT`, on the event loop (better-sqlite3 is synchronous), for each page and for each
+ * claim; `durable()` runs one on the thread pool for all the pages committed meanwhile. What is
+ * never reported (a claim's in-flight mark, a re-scoring) may be lost to a power cut, and a
+ * resume redoes it: in-flight rows go back to the queue anyway.
  *
  * Frontier states: `queued` → `in-flight` (claimed by a worker) → `done` (its page is in
  * `pages`) or `dropped` (never fetched: per-host cap reached, a hook skipped it; `reason` says
@@ -148,7 +151,7 @@ CREATE TABLE IF NOT EXISTS learned_links (
 /** Applies the pragmas and creates the tables (idempotent). Throws on a foreign schema version. */
 export function applySchema(db: Database.Database): void {
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   const version = db.pragma('user_version', { simple: true }) as number;

@@ -1,3 +1,4 @@
+import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCrawl } from '../../../companion/crawl/crawler.ts';
@@ -223,5 +224,24 @@ describe('runCrawl (bfs on a loopback site)', () => {
     expect(resumed.fetched).toBe(10);
     const urls = readPages(o.outDir).filter((p) => p.outcome !== 'robots-denied').map((p) => p.url);
     expect(new Set(urls).size).toBe(10);
+  });
+
+  it('reports a page only once its commit is on disk; a store that cannot be synced stops the crawl in one line', async () => {
+    const o = options({
+      maxPages: 10,
+      hooks: [
+        {
+          // The WAL SQLite writes to is unlinked under it: the next page's commit lands in a file
+          // no sync can reach, so that page must not be reported, and the crawl must stop.
+          pageStored: (r) => {
+            if (r.seq === 3) unlinkSync(join(o.outDir, 'crawl.sqlite-wal'));
+          },
+        },
+      ],
+    });
+    const failure = runCrawl(o);
+    await expect(failure).rejects.toThrow(StopCrawlError);
+    await expect(failure).rejects.toThrow(/^crawl store: \S+crawl\.sqlite could not be synced to disk: Error: ENOENT: no such file or directory, open '\S+crawl\.sqlite-wal'$/);
+    expect(readPages(o.outDir)).toHaveLength(3); // the pages before: reported, each synced
   });
 });
