@@ -50,12 +50,18 @@ export function normalizeText(s: string): string {
   return s.normalize('NFKC').toLowerCase();
 }
 
-/** A letter, mark or digit of any script but Han (Han runs are jieba's). */
-const WORD_CHAR = String.raw`(?:(?!\p{Script=Han})[\p{L}\p{M}\p{N}])`;
+/**
+ * A letter, mark or digit of any script but Han (Han runs are jieba's), as one class: the `v`
+ * flag's set difference (ES2024; Chrome 112, Firefox 116, Node 20). Written as a negative
+ * lookahead before a class, `(?:(?!\p{Script=Han})[\p{L}\p{M}\p{N}])`, the same set cost a
+ * lookahead per character: the split took 1.3–1.6× as long on the corpus's 115,806 anchors and
+ * contexts (the same 333,327 tokens either way).
+ */
+const WORD_CHAR = String.raw`[[\p{L}\p{M}\p{N}]--\p{Script=Han}]`;
 /** Group 1: a Han run. Group 2: a word as described in the header, rule 3. */
 const RUN = new RegExp(
-  String.raw`(\p{Script=Han}+)|(${WORD_CHAR}+(?:[._'’-]${WORD_CHAR}+)*(?:[+#]{1,2}(?!${WORD_CHAR}))?)`,
-  'gu',
+  String.raw`(\p{Script=Han}+)|(${WORD_CHAR}+(?:[._'’\-]${WORD_CHAR}+)*(?:[+#]{1,2}(?!${WORD_CHAR}))?)`,
+  'gv',
 );
 /** A token must hold at least one letter or digit (drops anything a cutter returns as punctuation). */
 const HAS_WORD_CHAR = /[\p{L}\p{N}]/u;
