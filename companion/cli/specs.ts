@@ -13,6 +13,7 @@ import { CRAWL_DEFAULTS } from '../crawl/crawl-options.ts';
 import { DEFAULT_PAGES_PER_STEP } from '../crawl/host-budget.ts';
 import { DEFAULT_ONLINE_EVERY } from '../crawl/online-learning.ts';
 import { DEFAULT_R2 } from '../crawl/strategies/nb-strategy.ts';
+import { DEFAULT_BLOCK_THRESHOLD, DEFAULT_LAMBDA } from '../crawl/strategies/lpe-strategy.ts';
 import { DEFAULT_SCOPE } from '../crawl/url-scope.ts';
 import { DEFAULT_GAMMA } from '../../shared/model/level-classifier.ts';
 import { DEFAULT_RETRY_POLICY, MAX_RETRIES } from '../fetch/retry-policy.ts';
@@ -154,13 +155,13 @@ export const crawlSpec: CommandSpec = {
   name: 'crawl',
   summary: 'run a focused crawl in priority order',
   usage: [
-    'crawl <seed-url>... [--model model.json] [--strategy nb|bfs|best-first] --max-pages N --out DIR [--concurrency C] [--per-host-concurrency H] [--delay-ms D] [--retries N] [--resume] [--warc] [--store-text]',
+    'crawl <seed-url>... [--model model.json] [--strategy nb|bfs|best-first|lpe|best-first-extracted] --max-pages N --out DIR [--concurrency C] [--per-host-concurrency H] [--delay-ms D] [--retries N] [--resume] [--warc] [--store-text]',
   ],
   positionals: { name: '<seed-url>', min: 0 },
   options: {
     model: { type: 'string', value: 'model.json', description: 'Link classifier (a Dexie export file) for the nb strategy' },
     'model-topic': { type: 'string', value: 'NAME', description: 'Topic to use when the model file holds several' },
-    strategy: { type: 'string', value: 'name', description: 'Frontier order: nb, bfs, best-first', defaultText: 'nb with --model, else bfs' },
+    strategy: { type: 'string', value: 'name', description: 'Frontier order: nb, bfs, best-first, lpe, best-first-extracted', defaultText: 'nb with --model, else bfs' },
     'max-pages': { type: 'string', value: 'N', description: 'Pages to fetch; required' },
     out: { type: 'string', value: 'DIR', description: 'Crawl directory (pages.jsonl, the crawl store); required' },
     concurrency,
@@ -169,9 +170,12 @@ export const crawlSpec: CommandSpec = {
     retries,
     resume: { type: 'boolean', description: 'Continue the crawl stored in DIR' },
     'max-depth': { type: 'string', value: 'N', description: 'Links more than N hops from a seed are not followed', default: String(CRAWL_DEFAULTS.maxDepth) },
-    topic: { type: 'string', value: 'keywords', description: 'Topic keywords for best-first (seed 004)' },
-    'topic-file': { type: 'string', value: 'FILE', description: 'Topic keywords or sample text for best-first, from a file' },
-    alpha: { type: 'string', value: 'A', description: 'best-first: weight of the parent page vs the anchor (seed 004)', default: '0.6' },
+    topic: { type: 'string', value: 'keywords', description: 'Topic keywords for best-first, lpe and best-first-extracted' },
+    'topic-file': { type: 'string', value: 'FILE', description: 'Topic keywords or sample text for best-first, lpe and best-first-extracted, from a file' },
+    alpha: { type: 'string', value: 'A', description: 'best-first, best-first-extracted: weight of the parent page vs the anchor (seed 004 eq. 5-4)', default: '0.6' },
+    lambda: { type: 'string', value: 'L', description: 'lpe: weight of the anchor vs the link context in JFE (seed 002 §4.1)', default: String(DEFAULT_LAMBDA) },
+    'block-threshold': { type: 'string', value: 'T', description: "lpe: least similarity of a content block to the topic for its links to take it (seed 002 §4.2)", default: String(DEFAULT_BLOCK_THRESHOLD) },
+    'knowledge-base': { type: 'string', value: 'FILE', description: 'best-first-extracted: related terms to expand the topic with, "term: related, related" a line (seed 004 §4.3)' },
     'page-model': { type: 'string', value: 'FILE', description: 'Page classifier (train --pages) judging each page; gives the harvest rate' },
     ...scopeOptions,
     gamma: { type: 'string', value: 'G', description: 'nb: discount per hop of the future value, from 0 to 1', default: String(DEFAULT_GAMMA) },
@@ -195,6 +199,12 @@ export const crawlSpec: CommandSpec = {
       '--positive); else by --page-model; else by the P(+) of the link that led to it. From a page\n' +
       'judged off topic, links whose value is below --r2 go to the back of the queue. Online learning\n' +
       'needs the patterns or --page-model. Every option and formula: docs/focused-crawl.md.',
+    'best-first values a link v = α·(1 + k)·sim(parent page, topic) + (1 − α)·sim(anchor, topic), k = 1 under\n' +
+      "the parent's directory, ½ on its host, else 0 (seed 004 eq. 5-4); best-first-extracted does the same over\n" +
+      "the parent's main content (p/li/td/h1 blocks with sentence punctuation, links removed, title and meta)\n" +
+      'with the topic expanded from --knowledge-base (seed 004 ch. 3–5). lpe cuts the page into content blocks:\n' +
+      'a block at least --block-threshold similar to the topic gives its similarity to its links, other links\n' +
+      'get λ·sim(anchor) + (1 − λ)·sim(context) (seed 002 §4; cosine of TFC weights).',
     ADDRESS_NOTE,
     STOP_NOTE,
   ],
