@@ -99,12 +99,23 @@ export const collectSpec: CommandSpec = {
   ],
 };
 
+/** The page classifier's methods (`page-classifier/page-classifier.ts`), for train --pages and eval --pages. */
+const pageMethod = { type: 'string', value: 'zones|extracted|itfidf', description: 'Page classifier: how pages become features (below)', default: 'zones' } as const;
+const pageKnowledgeBase = { type: 'string', value: 'FILE', description: 'Page classifier, extracted: related terms to expand features with, "term: related, related" a line (seed 004 §4.3)' } as const;
+const PAGE_METHOD_NOTE =
+  'Page classifier methods, each ending in a Laplace-smoothed multinomial Naive Bayes:\n' +
+  '  zones      title, meta and body words (anchors left out), K features by information gain (seed 004 ch. 4)\n' +
+  '  extracted  body = main content (p/li/td/h1 blocks with sentence punctuation, links removed), features\n' +
+  '             expanded from --knowledge-base, K by information gain plus the knowledge-base terms (seed 004)\n' +
+  '  itfidf     title > keywords > anchors > body weights (4, 3, 2, 1) × idf × information gain, K features\n' +
+  '             by mutual information (seed 002 §3)';
+
 export const trainSpec: CommandSpec = {
   name: 'train',
   summary: 'train the link classifier from labeled links, or the page classifier from labeled pages',
   usage: [
     'train <labeled.jsonl>... --out model.json [--features 1|2] [--lexicon FILE] [--form mixed|multinomial|bernoulli] [--positive <pattern>...]',
-    'train --pages pages.jsonl --out page-model.json [--top-k K]',
+    'train --pages pages.jsonl --out page-model.json [--top-k K] [--method zones|extracted|itfidf] [--knowledge-base FILE]',
   ],
   positionals: { name: '<labeled.jsonl>', min: 0 },
   options: {
@@ -122,18 +133,26 @@ export const trainSpec: CommandSpec = {
     pages: { type: 'string', value: 'pages.jsonl', description: 'Train the page classifier from {url, label} or {url, html, label} lines instead' },
     'top-k': { type: 'string', value: 'K', description: 'Page classifier: features kept by information gain (seed 004 ch. 4)', default: String(DEFAULT_TOP_K) },
     'delay-ms': { type: 'string', value: 'D', description: 'Page classifier: ms between fetches of pages given without html', default: String(CRAWL_DEFAULTS.delayMs) },
+    method: pageMethod,
+    'knowledge-base': pageKnowledgeBase,
   },
   notes: [
     'A bad line (not JSON, a missing or mistyped field) is reported with its file and line number\n' +
       'and skipped; the command fails only when no valid example is left, or only one class is.',
+    PAGE_METHOD_NOTE,
   ],
 };
 
 export const evalSpec: CommandSpec = {
   name: 'eval',
-  summary: 'measure a link classifier on labeled links',
-  usage: ['eval <labeled.jsonl> --model model.json', 'eval <labeled.jsonl> --split 0.7 [--seed S]'],
-  positionals: { name: '<labeled.jsonl>', min: 1, max: 1 },
+  summary: 'measure a link classifier on labeled links, or a page classifier on labeled pages',
+  usage: [
+    'eval <labeled.jsonl> --model model.json',
+    'eval <labeled.jsonl> --split 0.7 [--seed S]',
+    'eval --pages pages.jsonl --page-model page-model.json',
+    'eval --pages pages.jsonl --split 0.7 [--seed S] [--top-k K] [--knowledge-base FILE]',
+  ],
+  positionals: { name: '<labeled.jsonl>', min: 0, max: 1 },
   options: {
     model: { type: 'string', value: 'model.json', description: 'Model file to evaluate' },
     'model-topic': { type: 'string', value: 'NAME', description: 'Topic to evaluate when the model file holds several' },
@@ -144,10 +163,19 @@ export const evalSpec: CommandSpec = {
     threshold: { type: 'string', value: 'P', description: "P(+) at or above which a link is predicted on topic", defaultText: `the topic's, else ${TOPIC_DEFAULTS.threshold}` },
     'url-tokens': { type: 'boolean', description: '--split: URL features (the default)' },
     'no-url-tokens': { type: 'boolean', description: '--split: no URL features' },
+    pages: { type: 'string', value: 'pages.jsonl', description: 'Measure a page classifier on {url, label} or {url, html, label} lines instead' },
+    'page-model': { type: 'string', value: 'FILE', description: '--pages: the page classifier (train --pages) to measure' },
+    'top-k': { type: 'string', value: 'K', description: '--pages --split: features kept', default: String(DEFAULT_TOP_K) },
+    'knowledge-base': pageKnowledgeBase,
+    'delay-ms': { type: 'string', value: 'D', description: '--pages: ms between fetches of pages given without html', default: String(CRAWL_DEFAULTS.delayMs) },
   },
   notes: [
     'Prints JSON: {precision, recall, f1, accuracy, n, auc}; with --split, {split, seed, train, test, group1, group2}.\n' +
       'auc: ROC AUC of P(+), how well the model ranks links (what a crawl uses), whatever the threshold.',
+    'With --pages: {precision, recall, f1, accuracy, n} (seed 004 §4.5.2: P = a/(a+b), R = a/(a+c),\n' +
+      'F = 2PR/(P+R)); with --pages --split, {split, seed, train, test, zones, extracted, itfidf}: each page\n' +
+      'classifier method trained on the same part and measured on the rest.',
+    PAGE_METHOD_NOTE,
   ],
 };
 
