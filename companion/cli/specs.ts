@@ -13,6 +13,7 @@ import { CRAWL_DEFAULTS } from '../crawl/crawl-options.ts';
 import { DEFAULT_PAGES_PER_STEP } from '../crawl/host-budget.ts';
 import { DEFAULT_ONLINE_EVERY } from '../crawl/online-learning.ts';
 import { DEFAULT_R2 } from '../crawl/strategies/nb-strategy.ts';
+import { DEFAULT_BLOCK_THRESHOLD, DEFAULT_LAMBDA } from '../crawl/strategies/lpe-strategy.ts';
 import { DEFAULT_SCOPE } from '../crawl/url-scope.ts';
 import { DEFAULT_GAMMA } from '../../shared/model/level-classifier.ts';
 import { DEFAULT_RETRY_POLICY, MAX_RETRIES } from '../fetch/retry-policy.ts';
@@ -98,12 +99,23 @@ export const collectSpec: CommandSpec = {
   ],
 };
 
+/** The page classifier's methods (`page-classifier/page-classifier.ts`), for train --pages and eval --pages. */
+const pageMethod = { type: 'string', value: 'zones|extracted|itfidf', description: 'Page classifier: how pages become features (below)', default: 'zones' } as const;
+const pageKnowledgeBase = { type: 'string', value: 'FILE', description: 'Page classifier, extracted: related terms to expand features with, "term: related, related" a line (seed 004 §4.3)' } as const;
+const PAGE_METHOD_NOTE =
+  'Page classifier methods, each ending in a Laplace-smoothed multinomial Naive Bayes:\n' +
+  '  zones      title, meta and body words (anchors left out), K features by information gain (seed 004 ch. 4)\n' +
+  '  extracted  body = main content (p/li/td/h1 blocks with sentence punctuation, links removed), features\n' +
+  '             expanded from --knowledge-base, K by information gain plus the knowledge-base terms (seed 004)\n' +
+  '  itfidf     title > keywords > anchors > body weights (4, 3, 2, 1) × idf × information gain, K features\n' +
+  '             by mutual information (seed 002 §3)';
+
 export const trainSpec: CommandSpec = {
   name: 'train',
   summary: 'train the link classifier from labeled links, or the page classifier from labeled pages',
   usage: [
     'train <labeled.jsonl>... --out model.json [--features 1|2] [--lexicon FILE] [--form mixed|multinomial|bernoulli] [--positive <pattern>...]',
-    'train --pages pages.jsonl --out page-model.json [--top-k K]',
+    'train --pages pages.jsonl --out page-model.json [--top-k K] [--method zones|extracted|itfidf] [--knowledge-base FILE]',
   ],
   positionals: { name: '<labeled.jsonl>', min: 0 },
   options: {
@@ -121,18 +133,26 @@ export const trainSpec: CommandSpec = {
     pages: { type: 'string', value: 'pages.jsonl', description: 'Train the page classifier from {url, label} or {url, html, label} lines instead' },
     'top-k': { type: 'string', value: 'K', description: 'Page classifier: features kept by information gain (seed 004 ch. 4)', default: String(DEFAULT_TOP_K) },
     'delay-ms': { type: 'string', value: 'D', description: 'Page classifier: ms between fetches of pages given without html', default: String(CRAWL_DEFAULTS.delayMs) },
+    method: pageMethod,
+    'knowledge-base': pageKnowledgeBase,
   },
   notes: [
     'A bad line (not JSON, a missing or mistyped field) is reported with its file and line number\n' +
       'and skipped; the command fails only when no valid example is left, or only one class is.',
+    PAGE_METHOD_NOTE,
   ],
 };
 
 export const evalSpec: CommandSpec = {
   name: 'eval',
-  summary: 'measure a link classifier on labeled links',
-  usage: ['eval <labeled.jsonl> --model model.json', 'eval <labeled.jsonl> --split 0.7 [--seed S]'],
-  positionals: { name: '<labeled.jsonl>', min: 1, max: 1 },
+  summary: 'measure a link classifier on labeled links, or a page classifier on labeled pages',
+  usage: [
+    'eval <labeled.jsonl> --model model.json',
+    'eval <labeled.jsonl> --split 0.7 [--seed S]',
+    'eval --pages pages.jsonl --page-model page-model.json',
+    'eval --pages pages.jsonl --split 0.7 [--seed S] [--top-k K] [--knowledge-base FILE]',
+  ],
+  positionals: { name: '<labeled.jsonl>', min: 0, max: 1 },
   options: {
     model: { type: 'string', value: 'model.json', description: 'Model file to evaluate' },
     'model-topic': { type: 'string', value: 'NAME', description: 'Topic to evaluate when the model file holds several' },
@@ -143,10 +163,19 @@ export const evalSpec: CommandSpec = {
     threshold: { type: 'string', value: 'P', description: "P(+) at or above which a link is predicted on topic", defaultText: `the topic's, else ${TOPIC_DEFAULTS.threshold}` },
     'url-tokens': { type: 'boolean', description: '--split: URL features (the default)' },
     'no-url-tokens': { type: 'boolean', description: '--split: no URL features' },
+    pages: { type: 'string', value: 'pages.jsonl', description: 'Measure a page classifier on {url, label} or {url, html, label} lines instead' },
+    'page-model': { type: 'string', value: 'FILE', description: '--pages: the page classifier (train --pages) to measure' },
+    'top-k': { type: 'string', value: 'K', description: '--pages --split: features kept', default: String(DEFAULT_TOP_K) },
+    'knowledge-base': pageKnowledgeBase,
+    'delay-ms': { type: 'string', value: 'D', description: '--pages: ms between fetches of pages given without html', default: String(CRAWL_DEFAULTS.delayMs) },
   },
   notes: [
     'Prints JSON: {precision, recall, f1, accuracy, n, auc}; with --split, {split, seed, train, test, group1, group2}.\n' +
       'auc: ROC AUC of P(+), how well the model ranks links (what a crawl uses), whatever the threshold.',
+    'With --pages: {precision, recall, f1, accuracy, n} (seed 004 §4.5.2: P = a/(a+b), R = a/(a+c),\n' +
+      'F = 2PR/(P+R)); with --pages --split, {split, seed, train, test, zones, extracted, itfidf}: each page\n' +
+      'classifier method trained on the same part and measured on the rest.',
+    PAGE_METHOD_NOTE,
   ],
 };
 
@@ -154,13 +183,13 @@ export const crawlSpec: CommandSpec = {
   name: 'crawl',
   summary: 'run a focused crawl in priority order',
   usage: [
-    'crawl <seed-url>... [--model model.json] [--strategy nb|bfs|best-first] --max-pages N --out DIR [--concurrency C] [--per-host-concurrency H] [--delay-ms D] [--retries N] [--resume] [--warc] [--store-text]',
+    'crawl <seed-url>... [--model model.json] [--strategy nb|bfs|best-first|lpe|best-first-extracted] --max-pages N --out DIR [--concurrency C] [--per-host-concurrency H] [--delay-ms D] [--retries N] [--resume] [--warc] [--store-text]',
   ],
   positionals: { name: '<seed-url>', min: 0 },
   options: {
     model: { type: 'string', value: 'model.json', description: 'Link classifier (a Dexie export file) for the nb strategy' },
     'model-topic': { type: 'string', value: 'NAME', description: 'Topic to use when the model file holds several' },
-    strategy: { type: 'string', value: 'name', description: 'Frontier order: nb, bfs, best-first', defaultText: 'nb with --model, else bfs' },
+    strategy: { type: 'string', value: 'name', description: 'Frontier order: nb, bfs, best-first, lpe, best-first-extracted', defaultText: 'nb with --model, else bfs' },
     'max-pages': { type: 'string', value: 'N', description: 'Pages to fetch; required' },
     out: { type: 'string', value: 'DIR', description: 'Crawl directory (pages.jsonl, the crawl store); required' },
     concurrency,
@@ -169,9 +198,12 @@ export const crawlSpec: CommandSpec = {
     retries,
     resume: { type: 'boolean', description: 'Continue the crawl stored in DIR' },
     'max-depth': { type: 'string', value: 'N', description: 'Links more than N hops from a seed are not followed', default: String(CRAWL_DEFAULTS.maxDepth) },
-    topic: { type: 'string', value: 'keywords', description: 'Topic keywords for best-first (seed 004)' },
-    'topic-file': { type: 'string', value: 'FILE', description: 'Topic keywords or sample text for best-first, from a file' },
-    alpha: { type: 'string', value: 'A', description: 'best-first: weight of the parent page vs the anchor (seed 004)', default: '0.6' },
+    topic: { type: 'string', value: 'keywords', description: 'Topic keywords for best-first, lpe and best-first-extracted' },
+    'topic-file': { type: 'string', value: 'FILE', description: 'Topic keywords or sample text for best-first, lpe and best-first-extracted, from a file' },
+    alpha: { type: 'string', value: 'A', description: 'best-first, best-first-extracted: weight of the parent page vs the anchor (seed 004 eq. 5-4)', default: '0.6' },
+    lambda: { type: 'string', value: 'L', description: 'lpe: weight of the anchor vs the link context in JFE (seed 002 §4.1)', default: String(DEFAULT_LAMBDA) },
+    'block-threshold': { type: 'string', value: 'T', description: "lpe: least similarity of a content block to the topic for its links to take it (seed 002 §4.2)", default: String(DEFAULT_BLOCK_THRESHOLD) },
+    'knowledge-base': { type: 'string', value: 'FILE', description: 'best-first-extracted: related terms to expand the topic with, "term: related, related" a line (seed 004 §4.3)' },
     'page-model': { type: 'string', value: 'FILE', description: 'Page classifier (train --pages) judging each page; gives the harvest rate' },
     ...scopeOptions,
     gamma: { type: 'string', value: 'G', description: 'nb: discount per hop of the future value, from 0 to 1', default: String(DEFAULT_GAMMA) },
@@ -195,6 +227,12 @@ export const crawlSpec: CommandSpec = {
       '--positive); else by --page-model; else by the P(+) of the link that led to it. From a page\n' +
       'judged off topic, links whose value is below --r2 go to the back of the queue. Online learning\n' +
       'needs the patterns or --page-model. Every option and formula: docs/focused-crawl.md.',
+    'best-first values a link v = α·(1 + k)·sim(parent page, topic) + (1 − α)·sim(anchor, topic), k = 1 under\n' +
+      "the parent's directory, ½ on its host, else 0 (seed 004 eq. 5-4); best-first-extracted does the same over\n" +
+      "the parent's main content (p/li/td/h1 blocks with sentence punctuation, links removed, title and meta)\n" +
+      'with the topic expanded from --knowledge-base (seed 004 ch. 3–5). lpe cuts the page into content blocks:\n' +
+      'a block at least --block-threshold similar to the topic gives its similarity to its links, other links\n' +
+      'get λ·sim(anchor) + (1 − λ)·sim(context) (seed 002 §4; cosine of TFC weights).',
     ADDRESS_NOTE,
     STOP_NOTE,
   ],

@@ -71,7 +71,7 @@ export async function explainUrl(store: CrawlStore, url: string, options: WhyOpt
 
 async function scoreParts(store: CrawlStore, row: FrontierRow, meta: CrawlMeta | undefined, options: WhyOptions): Promise<{ parts: ScoreParts } | { note: string }> {
   if (row.parent === null) return { note: 'a seed: seeds are fetched first, whatever their score' };
-  if (meta?.strategy !== 'nb') return { note: `a ${meta?.strategy ?? 'crawl'} crawl has no model to take its scores apart (bfs scores −depth; best-first α(1+k)·sim(parent) + β·sim(anchor))` };
+  if (meta?.strategy !== 'nb') return { note: `a ${meta?.strategy ?? 'crawl'} crawl has no model to take its scores apart (bfs scores −depth; best-first and best-first-extracted α(1+k)·sim(parent) + β·sim(anchor); lpe sim(block) or λ·sim(anchor) + (1−λ)·sim(context); docs/focused-crawl.md §9)` };
   if (!row.context) return { note: 'the crawl kept no link context for this URL (crawled before contexts were kept)' };
   const scoring = store.getMeta<NbScoring>('scoring');
   const modelFile = options.modelFile ?? scoring?.modelFile;

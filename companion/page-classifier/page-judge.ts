@@ -5,7 +5,7 @@
 import type { PageJudge } from '../crawl/crawl-options.ts';
 import { readTextFile } from '../platform/input-files.ts';
 import type { Tokenizer } from '../../shared/tokens/types.ts';
-import { PageClassifier, pageTextOf } from './page-classifier.ts';
+import { PageClassifier } from './page-classifier.ts';
 
 /** Reads and checks a page model file; every failure is one Error line naming the file. */
 export function loadPageClassifier(path: string, tokenizer: Tokenizer): PageClassifier {
@@ -23,7 +23,7 @@ export function loadPageClassifier(path: string, tokenizer: Tokenizer): PageClas
   }
 }
 
-/** The judge reads the page's own zones (`pageTextOf`), as training did: the same page gets the same features both ways. */
+/** The judge reads the page's zones as training did (`pageTextOf` with the model's method): the same page gets the same features both ways. */
 export function createPageJudge(classifier: PageClassifier): PageJudge {
-  return (page) => classifier.relevance(pageTextOf(page));
+  return (page) => classifier.judge(page);
 }

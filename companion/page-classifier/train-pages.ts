@@ -11,14 +11,29 @@ import { RobotsCache } from '../fetch/robots.ts';
 import { writeFileAtomic } from '../platform/atomic-file.ts';
 import { loadNodeTokenizer } from '../platform/jieba-node.ts';
 import { nothingUsableNote, warnSkippedLines } from '../platform/input-files.ts';
+import type { KnowledgeEntry } from '../../shared/features/knowledge-base.ts';
+import type { PageSegments } from '../../shared/segments/types.ts';
 import { readLabeledPages, type LabeledPageLine } from './labeled-pages.ts';
-import { PageClassifier, pageTextOf, type LabeledPageText } from './page-classifier.ts';
+import { PageClassifier, pageTextOf, type LabeledPageText, type PageMethod } from './page-classifier.ts';
 
-export interface TrainPagesOptions {
-  topK: number;
+export interface ReadPagesOptions {
   /** Delay in ms between two fetches. */
   delayMs: number;
   warn: (line: string) => void;
+}
+
+export interface TrainPagesOptions extends ReadPagesOptions {
+  topK: number;
+  /** Default `zones`. */
+  method?: PageMethod;
+  /** extracted: the knowledge base. */
+  knowledgeBase?: readonly KnowledgeEntry[];
+}
+
+export interface LabeledPages {
+  pages: { page: PageSegments; label: LabeledPageLine['label'] }[];
+  /** Bad lines and pages that could not be fetched. */
+  skipped: number;
 }
 
 export interface TrainPagesResult {
@@ -33,7 +48,7 @@ export interface TrainPagesResult {
 }
 
 /** The HTML of each line: given, or fetched; null (with a warning) when it cannot be had. */
-async function htmlOf(lines: readonly LabeledPageLine[], options: TrainPagesOptions): Promise<(string | null)[]> {
+async function htmlOf(lines: readonly LabeledPageLine[], options: ReadPagesOptions): Promise<(string | null)[]> {
   const fetchOptions = validateFetchOptions({});
   let robots: RobotsCache | undefined;
   const out: (string | null)[] = [];
@@ -54,33 +69,45 @@ async function htmlOf(lines: readonly LabeledPageLine[], options: TrainPagesOpti
   return out;
 }
 
-export async function trainPageClassifierFromFile(path: string, out: string, options: TrainPagesOptions): Promise<TrainPagesResult> {
+/** The usable pages of a labeled pages file, parsed; bad lines and pages that cannot be fetched are warned about and counted. */
+export async function readLabeledPagesFile(path: string, options: ReadPagesOptions): Promise<LabeledPages> {
   const { pages: lines, problems } = readLabeledPages(path);
   if (lines.length === 0) {
     throw new Error(`no valid labeled pages in ${path}${nothingUsableNote(problems, 'the file is empty')}`);
   }
   warnSkippedLines(problems, options.warn);
-
   const htmls = await htmlOf(lines, options);
-  const labeled: LabeledPageText[] = [];
+  const pages: LabeledPages['pages'] = [];
   lines.forEach((line, i) => {
     const html = htmls[i];
     if (html == null) return;
-    labeled.push({ text: pageTextOf(segmentsFromHtml(html, /^https?:/i.test(line.url) ? line.url : 'http://localhost/')), label: line.label });
+    pages.push({ page: segmentsFromHtml(html, /^https?:/i.test(line.url) ? line.url : 'http://localhost/'), label: line.label });
   });
+  return { pages, skipped: problems.length + (lines.length - pages.length) };
+}
+
+/** Trains a page classifier on labeled pages; throws when they are not both positive and negative. */
+export function trainOnPages(pages: LabeledPages['pages'], options: Pick<TrainPagesOptions, 'topK' | 'method' | 'knowledgeBase'>): PageClassifier {
+  const method = options.method ?? 'zones';
+  const labeled: LabeledPageText[] = pages.map(({ page, label }) => ({ text: pageTextOf(page, method), label }));
   const positives = labeled.filter((page) => page.label === 1).length;
   if (positives === 0 || positives === labeled.length) {
     throw new Error(`the ${labeled.length} usable pages are all ${positives === 0 ? 'negative' : 'positive'}; a classifier needs both labels`);
   }
-  const classifier = PageClassifier.train(labeled, loadNodeTokenizer(), { topK: options.topK });
+  return PageClassifier.train(labeled, loadNodeTokenizer(), { topK: options.topK, method, knowledgeBase: options.knowledgeBase });
+}
+
+export async function trainPageClassifierFromFile(path: string, out: string, options: TrainPagesOptions): Promise<TrainPagesResult> {
+  const { pages, skipped } = await readLabeledPagesFile(path, options);
+  const classifier = trainOnPages(pages, options);
   // Write then rename: a crash mid-write never leaves a half model under the real name.
   writeFileAtomic(out, `${JSON.stringify(classifier.toFile())}\n`);
   return {
-    pages: labeled.length,
-    positives,
-    negatives: labeled.length - positives,
+    pages: pages.length,
+    positives: classifier.trainedOn.positives,
+    negatives: classifier.trainedOn.negatives,
     features: classifier.features.length,
     candidates: classifier.trainedOn.candidates,
-    skipped: problems.length + (lines.length - labeled.length),
+    skipped,
   };
 }

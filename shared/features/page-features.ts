@@ -18,6 +18,8 @@ export interface PageText {
   description?: string;
   /** Visible body text (main content when extracted). */
   text: string;
+  /** The page's link anchors, one per line: a zone of seed 002's ITFIDF. Default empty; `pageFeatures` leaves it out. */
+  anchors?: string;
 }
 
 /** Zone-namespaced token counts of one page. */

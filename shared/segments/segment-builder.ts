@@ -14,7 +14,9 @@
  * - the first `<base href>` sets the base URL for the links after it;
  * - `<a href>` / `<area href>` with a followable URL become link segments; others are text;
  * - block boundaries become breaks, never two in a row, never first or last;
- * - white space is collapsed, adjacent text runs merged, empty text dropped.
+ * - white space is collapsed, adjacent text runs merged, empty text dropped;
+ * - each block (the run between two breaks) is described in `blocks`: the innermost block
+ *   element it sits in and the innermost container element (`shared/blocks/` reads them).
  *
  * Events must be balanced (every open has its close, void elements included); a close with no
  * matching open is ignored, and a close of an outer element implicitly closes the ones inside.
@@ -27,10 +29,11 @@
  * paint for each context without matching URLs back to elements.
  */
 import { normalizeUrl, parseUrl } from '../urls/normalize-url.ts';
-import type { LinkSegment, MetaRobots, PageSegments, Segment } from './types.ts';
+import type { LinkSegment, MetaRobots, PageSegments, Segment, SegmentBlock } from './types.ts';
 import {
   type AttributeReader,
   BLOCK_ELEMENTS,
+  CONTAINER_ELEMENTS,
   DROPPED_ELEMENTS,
   collapseWhiteSpace,
   isHiddenByAttributes,
@@ -86,6 +89,10 @@ export class SegmentBuilder<Ref = unknown> {
   readonly #segments: Segment[] = [];
   readonly #linkRefs: (Ref | undefined)[] = [];
   readonly #stack: Frame[] = [];
+  /** The open block elements but html and body, innermost last; containers with their number. */
+  readonly #blockStack: { name: string; id: number }[] = [];
+  #nextContainerId = 1;
+  readonly #blocks: SegmentBlock[] = [];
   #skipDepth = 0;
   #headDepth = 0;
   #bodySeen = false;
@@ -153,7 +160,13 @@ export class SegmentBuilder<Ref = unknown> {
     }
     if (BLOCK_ELEMENTS.has(name)) {
       frame.effects |= BLOCK;
+      // The boundary first: text still pending belongs to the block that was open before.
       this.#boundary();
+      // html and body are left out: a DOM always has them, htmlparser2's events only when the
+      // markup does, and the two producers must describe the same blocks.
+      if (name !== 'html' && name !== 'body') {
+        this.#blockStack.push({ name, id: CONTAINER_ELEMENTS.has(name) ? this.#nextContainerId++ : 0 });
+      }
     }
   }
 
@@ -204,6 +217,7 @@ export class SegmentBuilder<Ref = unknown> {
       keywords: this.#keywords ?? '',
       robots: { ...this.#robots },
       segments: this.#segments,
+      blocks: this.#blocks,
     };
   }
 
@@ -216,7 +230,11 @@ export class SegmentBuilder<Ref = unknown> {
       this.#titleText = undefined;
     }
     if (effects & LINK && this.#link?.id === frame.linkId) this.#endLink();
-    if (effects & BLOCK) this.#boundary();
+    if (effects & BLOCK) {
+      // The boundary before the pop: the block's last text is flushed while it is still open.
+      this.#boundary();
+      if (frame.name !== 'html' && frame.name !== 'body') this.#blockStack.pop();
+    }
   }
 
   /** The first `<base href>` wins, as in browsers; one that does not parse leaves `pageUrl`. */
@@ -306,11 +324,24 @@ export class SegmentBuilder<Ref = unknown> {
     if (text !== '') this.#emit({ kind: 'text', text });
   }
 
-  /** Breaks are emitted lazily, before the next content: never first, last or doubled. */
+  /**
+   * Breaks are emitted lazily, before the next content: never first, last or doubled. The first
+   * content of a block also records the block's shape.
+   */
   #emit(segment: Segment): void {
+    const startsBlock = this.#segments.length === 0 || this.#pendingBreak;
     if (this.#pendingBreak && this.#segments.length > 0) this.#segments.push({ kind: 'break' });
     this.#pendingBreak = false;
+    if (startsBlock) this.#blocks.push(this.#blockShape());
     this.#segments.push(segment);
+  }
+
+  /** The innermost open block element's name ('' outside any) and container's number (0 outside any). */
+  #blockShape(): SegmentBlock {
+    const stack = this.#blockStack;
+    let container = 0;
+    for (let i = stack.length - 1; i >= 0 && container === 0; i--) container = stack[i]!.id;
+    return { tag: stack.at(-1)?.name ?? '', container };
   }
 
   #assertOpen(): void {

@@ -33,6 +33,17 @@ export const BLOCK_ELEMENTS: ReadonlySet<string> = new Set([
   'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul', 'xmp',
 ]);
 
+/**
+ * Block elements that group other blocks into a region of the page: a list, a table, a section,
+ * a navigation bar. The innermost one around a block is its container; blocks of one container
+ * form one content block of seed 002's content block partition (§4, `shared/blocks/`).
+ * `body` and `html` are not containers: text directly in them forms container 0.
+ */
+export const CONTAINER_ELEMENTS: ReadonlySet<string> = new Set([
+  'article', 'aside', 'blockquote', 'details', 'dialog', 'dir', 'div', 'dl', 'fieldset', 'figure',
+  'footer', 'form', 'header', 'main', 'menu', 'nav', 'ol', 'search', 'section', 'table', 'ul',
+]);
+
 const DISPLAY_NONE = /(?:^|;)\s*display\s*:\s*none\s*(?:!\s*important\s*)?(?:;|$)/i;
 const VISIBILITY_HIDDEN = /(?:^|;)\s*visibility\s*:\s*(?:hidden|collapse)\s*(?:!\s*important\s*)?(?:;|$)/i;
 

@@ -28,6 +28,21 @@ export interface BreakSegment {
 
 export type Segment = TextSegment | LinkSegment | BreakSegment;
 
+/**
+ * Where one block of the segment stream (the segments between two breaks) sits in the document:
+ * what `shared/blocks/` splits pages by.
+ */
+export interface SegmentBlock {
+  /** The innermost block element around the block's first content (`p`, `li`, `td`, `h1`, `div`…); '' when none but body. */
+  tag: string;
+  /**
+   * The innermost container element around it (`segment-rules.ts`, `CONTAINER_ELEMENTS`), by its
+   * number in document order among containers, from 1; 0 when none. Blocks with the same number
+   * share a container.
+   */
+  container: number;
+}
+
 /** What `<meta name="robots">` said. */
 export interface MetaRobots {
   noindex: boolean;
@@ -45,4 +60,10 @@ export interface PageSegments {
   keywords: string;
   robots: MetaRobots;
   segments: Segment[];
+  /**
+   * One entry per block, in order: `blocks[i]` describes the segments after the i-th break (the
+   * first block before any). Both producers fill it; absent on pages built by hand, where
+   * `shared/blocks/` treats every block as its own container with no known tag.
+   */
+  blocks?: SegmentBlock[];
 }

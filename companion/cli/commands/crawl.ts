@@ -2,8 +2,8 @@
  * `linkscent crawl`: the focused crawl. Fetches in priority order (higher score sooner) with
  * the chosen strategy, writing DIR/pages.jsonl in fetch order and DIR/crawl.sqlite (resumable).
  *
- * Strategy: nb (Han et al. 2010) when --model is given, else bfs; best-first (seed 004) needs
- * --topic or --topic-file. With --page-model, a page classifier judges every fetched page: its
+ * Strategy: nb (Han et al. 2010) when --model is given, else bfs; best-first and
+ * best-first-extracted (seed 004) and lpe (seed 002) need --topic or --topic-file. With --page-model, a page classifier judges every fetched page: its
  * relevance lands in pages.jsonl and the progress line shows a running harvest-rate estimate.
  */
 import { CRAWL_LIMITS } from '../../crawl/crawl-limits.ts';
@@ -22,20 +22,14 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
   const maxPages = args.positiveInt('max-pages', CRAWL_LIMITS.maxPages);
   const outDir = args.requireString('out');
   const modelPath = args.string('model');
-  const strategyName = args.choice('strategy', ['nb', 'bfs', 'best-first'], modelPath !== undefined ? 'nb' : 'bfs');
+  const strategyName = args.choice('strategy', CRAWL_STRATEGIES, modelPath !== undefined ? 'nb' : 'bfs');
   if (strategyName === 'nb' && modelPath === undefined) throw new UsageError('--strategy nb needs --model FILE (a model from linkscent train)');
   if (modelPath !== undefined && strategyName !== 'nb') {
     throw new UsageError(`--model is only used by --strategy nb, not ${strategyName}; drop one of them`);
   }
   if (args.has('model-topic') && modelPath === undefined) throw new UsageError('--model-topic needs --model');
   const topicText = topicTextOf(args);
-  if (strategyName === 'best-first' && topicText === undefined) {
-    throw new UsageError('--strategy best-first needs --topic "keywords…" or --topic-file FILE');
-  }
-  if (strategyName !== 'best-first' && (topicText !== undefined || args.has('alpha'))) {
-    throw new UsageError(`--topic, --topic-file and --alpha are for --strategy best-first, not ${strategyName}`);
-  }
-  const alpha = args.has('alpha') ? args.number('alpha', { min: 0, max: 1, what: 'a number from 0 to 1' }) : undefined;
+  const topicFlags = topicStrategyFlags(args, strategyName, topicText);
   const pageModelPath = args.string('page-model');
   const limits = crawlLimitOptions(args);
   const scope = scopeOf(args);
@@ -44,11 +38,12 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
   const warc = args.flag('warc') ? { maxFileBytes: args.positiveInt('warc-max-bytes') } : null;
   const storeText = args.flag('store-text');
 
-  const [{ runCrawl }, { createStrategy, StrategyConfigError }, { createProgressReporter }, { loadNodeTokenizer }] = await Promise.all([
+  const [{ runCrawl }, { createStrategy, StrategyConfigError }, { createProgressReporter }, { loadNodeTokenizer }, { readKnowledgeBaseFile }] = await Promise.all([
     import('../../crawl/crawler.ts'),
     import('../../crawl/strategies/index.ts'),
     import('../../crawl/progress.ts'),
     import('../../platform/jieba-node.ts'),
+    import('../knowledge-base-file.ts'),
   ]);
   const tokenizer = loadNodeTokenizer();
 
@@ -68,7 +63,8 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
       ({ strategy } = composed);
       ({ window, ...nbParts } = composed.options);
     } else {
-      strategy = createStrategy(strategyName, { tokenizer, topicText, alpha });
+      const knowledgeBase = topicFlags.knowledgeBasePath === undefined ? undefined : readKnowledgeBaseFile(topicFlags.knowledgeBasePath);
+      strategy = createStrategy(strategyName, { tokenizer, topicText, ...topicFlags, knowledgeBase });
     }
   } catch (error) {
     if (error instanceof StrategyConfigError) throw new UsageError(error.message, { cause: error });
@@ -110,6 +106,43 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
       `${summary.queued} queued, stopped by ${summary.stoppedBy} → ${summary.pagesFile}`,
   );
   return summary.stoppedBy === 'aborted' ? EXIT_INTERRUPTED : undefined;
+}
+
+/** The --strategy names the command takes (the registry's, `crawl/strategies/index.ts`). */
+const CRAWL_STRATEGIES = ['nb', 'bfs', 'best-first', 'lpe', 'best-first-extracted'];
+
+/** Strategies valuing links against a topic (--topic or --topic-file), and the flags only some of them take. */
+const TOPIC_STRATEGIES = ['best-first', 'lpe', 'best-first-extracted'];
+const TOPIC_STRATEGY_FLAGS: Record<string, readonly string[]> = {
+  alpha: ['best-first', 'best-first-extracted'],
+  lambda: ['lpe'],
+  'block-threshold': ['lpe'],
+  'knowledge-base': ['best-first-extracted'],
+};
+
+interface TopicStrategyFlags {
+  alpha?: number;
+  lambda?: number;
+  blockThreshold?: number;
+  knowledgeBasePath?: string;
+}
+
+/** The topic strategies' flags, each checked against the strategy it was given with. */
+function topicStrategyFlags(args: Args, strategyName: string, topicText: string | undefined): TopicStrategyFlags {
+  const isTopic = TOPIC_STRATEGIES.includes(strategyName);
+  if (isTopic && topicText === undefined) throw new UsageError(`--strategy ${strategyName} needs --topic "keywords…" or --topic-file FILE`);
+  if (!isTopic && topicText !== undefined) throw new UsageError(`--topic and --topic-file are for --strategy ${TOPIC_STRATEGIES.join(', ')}, not ${strategyName}`);
+  for (const [flag, strategies] of Object.entries(TOPIC_STRATEGY_FLAGS)) {
+    if (args.has(flag) && !strategies.includes(strategyName)) throw new UsageError(`--${flag} is for --strategy ${strategies.join(', ')}, not ${strategyName}`);
+  }
+  const unit = { min: 0, max: 1, what: 'a number from 0 to 1' };
+  const flags: TopicStrategyFlags = {};
+  if (args.has('alpha')) flags.alpha = args.number('alpha', unit);
+  if (args.has('lambda')) flags.lambda = args.number('lambda', unit);
+  if (args.has('block-threshold')) flags.blockThreshold = args.number('block-threshold', unit);
+  const knowledgeBasePath = args.string('knowledge-base');
+  if (knowledgeBasePath !== undefined) flags.knowledgeBasePath = knowledgeBasePath;
+  return flags;
 }
 
 const NB_ONLY = ['gamma', 'r2', 'online-every', 'host-budget', 'no-pattern-links', 'no-future', 'no-explore', 'no-online', 'no-host-budget'] as const;

@@ -13,9 +13,10 @@ import { patternsFromFlags } from '../pattern-flags.ts';
 import { urlTokensFlag } from '../url-tokens-flag.ts';
 import type { CliIo } from '../io.ts';
 import { DEFAULT_TOPIC } from '../specs.ts';
+import { PAGE_METHODS, type PageMethod } from '../../page-classifier/page-classifier.ts';
 
 const LINK_ONLY = ['features', 'lexicon', 'form', 'topic', 'window', 'threshold', 'url-tokens', 'no-url-tokens', 'positive', 'negative'] as const;
-const PAGES_ONLY = ['top-k', 'delay-ms'] as const;
+const PAGES_ONLY = ['top-k', 'delay-ms', 'method', 'knowledge-base'] as const;
 
 export async function run(args: Args, io: CliIo): Promise<void> {
   const out = args.requireString('out');
@@ -93,7 +94,7 @@ function commonTopic(topics: string[]): string | undefined {
   return names.size === 1 ? [...names][0] : undefined;
 }
 
-/** `train --pages`: the page classifier (seed 004: IG feature selection + Laplace NB). */
+/** `train --pages`: the page classifier (seed 004: IG feature selection + Laplace NB; or a method of seed 002 or 004, `--method`). */
 async function trainPages(args: Args, io: CliIo, out: string): Promise<void> {
   if (args.positionals.length > 0) {
     throw new UsageError(`train --pages takes no <labeled.jsonl> (got "${args.positionals[0]}"); train the link model in a separate run`);
@@ -102,10 +103,18 @@ async function trainPages(args: Args, io: CliIo, out: string): Promise<void> {
   const pagesPath = args.requireString('pages');
   const topK = args.positiveInt('top-k');
   const delayMs = args.nonNegativeInt('delay-ms');
-  const { trainPageClassifierFromFile } = await import('../../page-classifier/train-pages.ts');
-  const result = await trainPageClassifierFromFile(pagesPath, out, { topK, delayMs, warn: (line) => io.warn(`linkscent train: ${line}`) });
+  const method = args.choice<PageMethod>('method', PAGE_METHODS);
+  const knowledgeBasePath = args.string('knowledge-base');
+  if (knowledgeBasePath !== undefined && method !== 'extracted') throw new UsageError(`--knowledge-base is for --method extracted, not ${method}`);
+  const [{ trainPageClassifierFromFile }, { readKnowledgeBaseFile }] = await Promise.all([
+    import('../../page-classifier/train-pages.ts'),
+    import('../knowledge-base-file.ts'),
+  ]);
+  const knowledgeBase = knowledgeBasePath === undefined ? undefined : readKnowledgeBaseFile(knowledgeBasePath);
+  const result = await trainPageClassifierFromFile(pagesPath, out, { topK, delayMs, method, knowledgeBase, warn: (line) => io.warn(`linkscent train: ${line}`) });
+  const selection = method === 'itfidf' ? 'mutual information' : 'information gain';
   io.out(
-    `train: page classifier: ${result.pages} pages (${result.positives} positive, ${result.negatives} negative), ` +
-      `${result.features} features kept by information gain of ${result.candidates}, multinomial${result.skipped ? `; ${result.skipped} pages skipped` : ''} → ${out}`,
+    `train: page classifier${method === 'zones' ? '' : ` (${method})`}: ${result.pages} pages (${result.positives} positive, ${result.negatives} negative), ` +
+      `${result.features} features kept by ${selection} of ${result.candidates}, multinomial${result.skipped ? `; ${result.skipped} pages skipped` : ''} → ${out}`,
   );
 }

@@ -12,6 +12,7 @@
  * structure there; one level down (`/finance/`), only `/finance/…` does.
  */
 import { pageText } from '../../../shared/segments/page-text.ts';
+import type { PageSegments } from '../../../shared/segments/types.ts';
 import type { Tokenizer } from '../../../shared/tokens/types.ts';
 import { FOCUSED_CLAIM_WINDOW, type CrawlStrategy } from './crawl-strategy.ts';
 import { cosine, termVector } from './term-vector.ts';
@@ -22,6 +23,12 @@ export interface BestFirstOptions {
   topic: string;
   /** Weight of the parent's similarity, in [0, 1]. Default 0.6. */
   alpha?: number;
+  /** The registry name it runs under. Default `best-first`. */
+  name?: string;
+  /** The parent page's words compared with the topic. Default `pageText`: every visible word. */
+  parentText?: (page: PageSegments) => string[];
+  /** Terms added to the topic's vector (a knowledge base's related terms), each counted once. */
+  topicExpansion?: readonly string[];
 }
 
 export const DEFAULT_ALPHA = 0.6;
@@ -41,18 +48,19 @@ export function structureFactor(parentUrl: string, childUrl: string): number {
   return child.pathname.startsWith(directory) ? 1 : 0.5;
 }
 
-export function createBestFirstStrategy({ tokenizer, topic, alpha = DEFAULT_ALPHA }: BestFirstOptions): CrawlStrategy {
-  if (!(alpha >= 0 && alpha <= 1)) throw new RangeError(`best-first: alpha must lie in [0, 1], got ${alpha}`);
-  const topicVector = termVector(tokenizer, topic);
-  if (topicVector.size === 0) throw new RangeError('best-first: the topic text has no words');
+export function createBestFirstStrategy(options: BestFirstOptions): CrawlStrategy {
+  const { tokenizer, topic, alpha = DEFAULT_ALPHA, name = 'best-first', parentText = pageText, topicExpansion = [] } = options;
+  if (!(alpha >= 0 && alpha <= 1)) throw new RangeError(`${name}: alpha must lie in [0, 1], got ${alpha}`);
+  const topicVector = termVector(tokenizer, topic, ...topicExpansion);
+  if (topicVector.size === 0) throw new RangeError(`${name}: the topic text has no words`);
   const beta = 1 - alpha;
   return {
-    name: 'best-first',
+    name,
     seedScore: 1 + alpha,
     claimWindow: FOCUSED_CLAIM_WINDOW,
     fingerprint: JSON.stringify({ alpha, topic: [...topicVector.keys()].sort() }),
     scoreLinks(parent, links) {
-      const parentSim = cosine(termVector(tokenizer, ...pageText(parent.page)), topicVector);
+      const parentSim = cosine(termVector(tokenizer, ...parentText(parent.page)), topicVector);
       return links.map((link) => {
         const k = structureFactor(parent.url, link.url);
         const anchorSim = cosine(termVector(tokenizer, link.anchor), topicVector);

@@ -2,12 +2,15 @@
  * The strategy registry: `createStrategy(name, deps)` for the command line and the service.
  * Each strategy states what it needs; a missing dependency or an unknown name is one clear line.
  */
+import type { KnowledgeBase } from '../../../shared/features/knowledge-base.ts';
 import type { LevelClassifier } from '../../../shared/model/level-classifier.ts';
 import type { LinkScorer } from '../../../shared/pipeline/link-scorer.ts';
 import type { Tokenizer } from '../../../shared/tokens/types.ts';
+import { createBestFirstExtractedStrategy } from './best-first-extracted-strategy.ts';
 import { createBestFirstStrategy } from './best-first-strategy.ts';
 import { createBfsStrategy } from './bfs-strategy.ts';
 import type { CrawlStrategy } from './crawl-strategy.ts';
+import { createLpeStrategy } from './lpe-strategy.ts';
 import { createNbStrategy } from './nb-strategy.ts';
 
 export type { CrawlStrategy, ParentPage } from './crawl-strategy.ts';
@@ -32,6 +35,23 @@ export interface StrategyDeps {
   topicText?: string;
   /** best-first: α of seed 004's formula. Default 0.6. */
   alpha?: number;
+  /** lpe: λ of JFE (seed 002 §4.1). Default 0.5. */
+  lambda?: number;
+  /** lpe: θ, least block similarity that passes to the block's links. Default 0.2. */
+  blockThreshold?: number;
+  /** best-first-extracted: the knowledge base the topic is expanded from (seed 004 §4.3.1). */
+  knowledgeBase?: KnowledgeBase;
+}
+
+/** The topic, tokenizer and the strategy's own error as a StrategyConfigError: what every topic strategy checks. */
+function topicStrategy(name: string, deps: StrategyDeps, create: (tokenizer: Tokenizer, topic: string) => CrawlStrategy): CrawlStrategy {
+  if (!deps.topicText?.trim()) throw new StrategyConfigError(`strategy ${name} needs a topic (--topic "keywords…" or --topic-file FILE)`);
+  if (!deps.tokenizer) throw new StrategyConfigError(`strategy ${name} needs a tokenizer`);
+  try {
+    return create(deps.tokenizer, deps.topicText);
+  } catch (error) {
+    throw new StrategyConfigError((error as Error).message, { cause: error });
+  }
 }
 
 /** A strategy's dependencies are wrong: the caller must supply something (a model, a topic). */
@@ -60,6 +80,13 @@ const FACTORIES: Record<string, (deps: StrategyDeps) => CrawlStrategy> = {
       throw new StrategyConfigError((error as Error).message, { cause: error });
     }
   },
+  // Seeds 002 and 004 (issue 16): content blocks + JFE, and the thesis's pipeline.
+  lpe: (deps) =>
+    topicStrategy('lpe', deps, (tokenizer, topic) => createLpeStrategy({ tokenizer, topic, lambda: deps.lambda, blockThreshold: deps.blockThreshold })),
+  'best-first-extracted': (deps) =>
+    topicStrategy('best-first-extracted', deps, (tokenizer, topic) =>
+      createBestFirstExtractedStrategy({ tokenizer, topic, alpha: deps.alpha, knowledgeBase: deps.knowledgeBase }),
+    ),
 };
 
 /** The valid strategy names, in the order help text lists them. */

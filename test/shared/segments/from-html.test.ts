@@ -79,7 +79,32 @@ describe('segmentsFromHtml: what is dropped', () => {
     expect(segmentsFromHtml('<p>x</p>', pageUrl)).toEqual({
       pageUrl, baseUrl: pageUrl, title: '', description: '', keywords: '',
       robots: { noindex: false, nofollow: false }, segments: [{ kind: 'text', text: 'x' }],
+      blocks: [{ tag: 'p', container: 0 }],
     });
+  });
+});
+
+describe('segmentsFromHtml: blocks', () => {
+  it('describes each block by its innermost block element and container', () => {
+    const page = segmentsFromHtml(
+      '<body>lead<div id=a>loose<p>one <b>bold</b></p><ul><li><a href=/x>x</a></li><li>two</li></ul></div><h1>head</h1></body>',
+      pageUrl,
+    );
+    // Containers numbered in document order: div 1, ul 2. Text directly in body has neither.
+    expect(page.blocks).toEqual([
+      { tag: '', container: 0 },
+      { tag: 'div', container: 1 },
+      { tag: 'p', container: 1 },
+      { tag: 'li', container: 2 },
+      { tag: 'li', container: 2 },
+      { tag: 'h1', container: 0 },
+    ]);
+    expect(page.segments.filter((segment) => segment.kind === 'break')).toHaveLength(page.blocks!.length - 1);
+  });
+
+  it('keeps a block whose text ends at the next block element in the block it was in', () => {
+    const page = segmentsFromHtml('<td>cell<br>after break</td><p>para</p>', pageUrl);
+    expect(page.blocks!.map((block) => block.tag)).toEqual(['td', 'td', 'p']);
   });
 });
 
