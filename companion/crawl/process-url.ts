@@ -12,7 +12,7 @@ import { segmentsFromHtml } from '../../shared/segments/from-html.ts';
 import type { PageSegments } from '../../shared/segments/types.ts';
 import { hostOf } from '../../shared/urls/normalize-url.ts';
 import type { FetchedPage, RobotsAccess } from '../fetch/types.ts';
-import type { CrawlStore } from '../store/crawl-store.ts';
+import type { Frontier, MaybePromise } from './frontier.ts';
 import type { FrontierEntry, FrontierRow, PageExtras, PageRecord, StoredText } from '../store/records.ts';
 import { serializePage } from '../warc/warc-records.ts';
 import type { WarcWriter } from '../warc/warc-writer.ts';
@@ -33,7 +33,8 @@ export interface UrlContext {
   signal: AbortSignal;
   /** Stops the run: maxPages pages are recorded. */
   stop(): void;
-  store: CrawlStore;
+  /** Where the URL came from and is settled (`frontier.ts`). */
+  frontier: Frontier;
   jsonl: PagesJsonl;
   state: CrawlState;
   fetcher: CrawlFetcher;
@@ -73,10 +74,10 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
       if (access !== 'denied' && access.transient && ctx.state.deferHost(row.host, access.unreachableUntil, ctx.options.retry.retries, access.reason)) {
         // robots.txt unreachable: the host is set aside until it is asked again; the URL was
         // never tried, so it stays queued rather than being lost to a passing outage.
-        ctx.store.requeue(task.url);
+        await ctx.frontier.requeue(task.url);
         return;
       }
-      if (!(await record(baseRecord(task, notAllowed(access, ctx.options.retry.retries + 1)), []))) ctx.store.requeue(task.url);
+      if (!(await record(baseRecord(task, notAllowed(access, ctx.options.retry.retries + 1)), []))) await ctx.frontier.requeue(task.url);
       return;
     }
     const attempted = await fetchWithRetries(ctx.fetcher, task.url, row.host, ctx.options.retry, signal);
@@ -85,33 +86,33 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
     await ctx.options.turn?.(); // parsing, scoring and the commit: one turn (`crawl-options.ts`)
     if (signal.aborted) {
       // Stopped mid-fetch: the page was never recorded, so it stays to be fetched.
-      ctx.store.requeue(task.url);
+      await ctx.frontier.requeue(task.url);
       return;
     }
     await runHooks(ctx.options.hooks, 'afterFetch', fetched, task);
     const { record: page, children, text } = await parseAndScore(ctx, task, fetched, attempts);
-    if (!(await record(page, children, text))) ctx.store.requeue(task.url);
+    if (!(await record(page, children, text))) await ctx.frontier.requeue(task.url);
   } catch (error) {
     if (signal.aborted && !recorded) {
       // fetchPage and the waits reject with the stop's reason: not the page's failure, so keep it queued.
-      ctx.store.requeue(task.url);
+      await ctx.frontier.requeue(task.url);
       return;
     }
     const reaction = reactionTo(error);
     if (reaction === 'stop-crawl') {
-      if (!recorded) ctx.store.requeue(task.url);
+      if (!recorded) await ctx.frontier.requeue(task.url);
       throw error;
     }
     if (recorded) {
       // A pageStored hook failed after the page was safely recorded: report, go on.
       ctx.options.log(`crawl: a pageStored hook failed for ${task.url}: ${errorLine(error)}`);
     } else if (reaction === 'skip-url') {
-      ctx.store.drop(task.url, (error as Error).message);
+      await ctx.frontier.drop(task.url, (error as Error).message);
     } else {
       const page = fetched ? fetchedRecord(task, fetched, attempts) : baseRecord(task, {});
       const stored = await commitFetched(ctx, { ...page, outcome: 'error', error: errorLine(error) }, [], undefined, undefined);
       if (!stored) {
-        ctx.store.requeue(task.url);
+        await ctx.frontier.requeue(task.url);
         return;
       }
       await runHooks(ctx.options.hooks, 'pageStored', stored).catch((hookError: unknown) => {
@@ -184,7 +185,8 @@ async function commitFetched(ctx: UrlContext, record: PageRecord, children: Fron
   if (!ctx.warc) return commit(ctx, record, children, extras);
   if (ctx.signal.aborted) return undefined;
   const serialized = await serializePage(withRankLast(record), record.outcome === 'ok' ? fetched?.raw : undefined);
-  return ctx.warc.append(serialized, (warc) => commit(ctx, record, children, { ...extras, warc }));
+  // WARC output runs with the store's own frontier only (`crawl-options.ts`), whose commit is synchronous.
+  return ctx.warc.append(serialized, (warc) => commit(ctx, record, children, { ...extras, warc }) as PageRecord | undefined);
 }
 
 /** The record with `rank` and `logOdds` as its last keys, as the store gives it back (pages.jsonl lines alike). */
@@ -199,14 +201,28 @@ function withRankLast(record: PageRecord): PageRecord {
  * Undefined, and nothing written, once the run has stopped: a page finished by a worker the stop
  * did not reach in time must not go past maxPages. The page that reaches maxPages stops the run.
  */
-function commit(ctx: UrlContext, record: PageRecord, children: FrontierEntry[], extras: PageExtras = {}): PageRecord | undefined {
+function commit(ctx: UrlContext, record: PageRecord, children: FrontierEntry[], extras: PageExtras = {}): MaybePromise<PageRecord | undefined> {
   if (ctx.signal.aborted) return undefined;
-  const stored = ctx.store.recordPage(withRankLast(record), children, Date.now(), extras);
+  const recorded = ctx.frontier.record(withRankLast(record), children, extras);
+  // A shared frontier answers later: its page is counted then (or not at all, when another
+  // worker recorded the URL first, or the crawl's budget was spent: then this worker stops).
+  if (!(recorded instanceof Promise)) return recorded && counted(ctx, recorded);
+  return recorded.then((stored) => {
+    if (stored === undefined) {
+      if (ctx.frontier.budgetSpent?.()) ctx.stop();
+      return undefined;
+    }
+    return counted(ctx, stored);
+  });
+}
+
+/** A page just recorded: its line, the counters, progress; the page that reaches maxPages stops the run. */
+function counted(ctx: UrlContext, stored: PageRecord): PageRecord {
   ctx.jsonl.append(stored);
   ctx.state.settled(stored, hostOf(stored.url));
   ctx.recorded?.(stored);
   ctx.options.onProgress?.(ctx.state.progress(false));
-  if (!ctx.state.budgetLeft) ctx.stop();
+  if (!ctx.state.budgetLeft || ctx.frontier.budgetSpent?.()) ctx.stop();
   return stored;
 }
 
