@@ -32,8 +32,11 @@ export interface FetcherScope {
  */
 export interface SharedPoliteness {
   robots: SharedRobots;
-  /** Resolves when a request to `host` may start, `delayMs` after the last one any process started. */
-  acquireSlot(host: string, delayMs: number, signal: AbortSignal | undefined): Promise<void>;
+  /**
+   * Resolves when a request to `host` may start, `delayMs` after the last one any process started
+   * and after the end of the last one; the release it gives is called at the end of the request.
+   */
+  acquireSlot(host: string, delayMs: number, signal: AbortSignal | undefined): Promise<() => void>;
   backOff(host: string, delayMs: number): void;
 }
 
@@ -60,12 +63,15 @@ export function createFetcher(options: CrawlOptions, scope: FetcherScope, shared
       const release = await scheduler.acquire(host, crawlDelayMs, signal);
       if (!shared) return release;
       try {
-        await shared.acquireSlot(host, Math.max(options.delayMs, crawlDelayMs ?? 0), signal);
+        const releaseShared = await shared.acquireSlot(host, Math.max(options.delayMs, crawlDelayMs ?? 0), signal);
+        return () => {
+          releaseShared();
+          release();
+        };
       } catch (error) {
         release();
         throw error;
       }
-      return release;
     },
     backOff: (host, delayMs) => {
       scheduler.backOff(host, delayMs);

@@ -269,6 +269,14 @@ return renewed
  * has passed, and then `next` moves `delayMs` on (start to start, as `fetch/host-scheduler.ts`
  * spaces them in one process; delayMs is max(--delay-ms, the host's Crawl-delay)). Returns 0
  * when the slot is taken, else the ms to wait before asking again. ARGV: P, host, delayMs.
+ *
+ * RELEASE moves `next` on again from the end of the fetch. Start to start alone was not enough
+ * across processes: a worker whose event loop was busy (parsing another page) sent its request
+ * tens of ms after its slot began, and the next worker's came sooner than the delay after it
+ * (the e2e test measured 78 ms for a 150 ms delay). From the end, two requests to a host are at
+ * least the delay apart as the server sees them. The claim hands out a host's URL only while
+ * fewer than perHostConcurrency are leased, and a lease ends after its slot's release (one
+ * connection, commands in order), so no slot is ever waited on for a holder.
  */
 export const SLOT = `${PRELUDE}
 local key, delay = P .. 'host:' .. ARGV[2], tonumber(ARGV[3])
@@ -276,6 +284,14 @@ local now = now_ms()
 local nextAt = tonumber(redis.call('HGET', key, 'next') or '0')
 if nextAt > now then return nextAt - now end
 redis.call('HSET', key, 'next', now + delay)
+return 0
+`;
+
+/** The end of a request: the host's next one starts `delayMs` from now at the earliest. ARGV: P, host, delayMs. */
+export const RELEASE = `${PRELUDE}
+local key = P .. 'host:' .. ARGV[2]
+local until_ms = now_ms() + tonumber(ARGV[3])
+if tonumber(redis.call('HGET', key, 'next') or '0') < until_ms then redis.call('HSET', key, 'next', until_ms) end
 return 0
 `;
 

@@ -17,7 +17,7 @@ import type { Frontier } from '../../crawl/frontier.ts';
 import type { CrawlStore } from '../../store/crawl-store.ts';
 import type { FrontierEntry, FrontierRow, LinkText, PageExtras, PageRecord } from '../../store/records.ts';
 import { wasRequested } from '../../store/records.ts';
-import { BACK_OFF, CLAIM, COMMIT, DROP, ENQUEUE, RENEW, REQUEUE, SLOT } from './lua-scripts.ts';
+import { BACK_OFF, CLAIM, COMMIT, DROP, ENQUEUE, RELEASE, RENEW, REQUEUE, SLOT } from './lua-scripts.ts';
 import { RedisConnection, type RedisReply } from './redis-connection.ts';
 import { crawlPrefix, KEY } from './redis-keys.ts';
 import { sharedRobots } from './shared-robots.ts';
@@ -220,12 +220,16 @@ export class RedisFrontier implements Frontier {
     return this.#budgetSpent;
   }
 
-  /** Waits for the host's politeness slot across every worker (`SLOT`). */
-  async acquireSlot(host: string, delayMs: number, signal: AbortSignal | undefined): Promise<void> {
+  /**
+   * Waits for the host's politeness slot across every worker (`SLOT`); the result, called when
+   * the request is over, starts the delay again from then (`RELEASE`). The release is sent before
+   * the page's commit on the same connection, so Redis runs it first.
+   */
+  async acquireSlot(host: string, delayMs: number, signal: AbortSignal | undefined): Promise<() => void> {
     for (;;) {
       signal?.throwIfAborted();
       const waitMs = Number(await this.#run(SLOT, [host, delayMs]));
-      if (waitMs <= 0) return;
+      if (waitMs <= 0) return () => void this.#run(RELEASE, [host, delayMs]).catch(() => {});
       await sleep(waitMs, signal);
     }
   }
