@@ -1,7 +1,7 @@
 /**
  * End to end, issue 15: several `linkscent crawl` processes on one frontier in Redis. Real
  * parts only: Debian's redis-server on a free loopback port with no persistence
- * (`support/redis-server.ts`), the bench's loopback web of Debian documentation sites
+ * (`bench/support/redis-server.ts`), the bench's loopback web of Debian documentation sites
  * (`bench/support/local-web.ts`, five small packages: a portal, hubs and ≈ 75 pages on six hosts)
  * whose `served()` log, with its timestamps, is the judge, and the real bin as child processes.
  *
@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
 import { startLocalWeb, type LocalWeb, type ServedResponse } from '../../bench/support/local-web.ts';
 import { startCli, type CliResult } from '../companion/support/run-cli.ts';
-import { redisSkipReason, startRedis, type RunningRedis } from '../companion/support/redis-server.ts';
+import { redisSkipReason, startRedis, type RunningRedis } from '../../bench/support/redis-server.ts';
 
 const PACKAGES = ['debian-faq-zh-cn', 'debian-reference-zh-cn', 'debian-reference-zh-tw', 'maint-guide-zh-cn', 'maint-guide-zh-tw'];
 const DELAY_MS = 150;

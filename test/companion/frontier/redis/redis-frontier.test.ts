@@ -10,7 +10,7 @@ import type { FrontierEntry, PageRecord } from '../../../../companion/store/reco
 import { RedisFrontier, type SharedLimits } from '../../../../companion/frontier/redis/redis-frontier.ts';
 import { parseRedisFrontierUrl } from '../../../../companion/frontier/redis/redis-url.ts';
 import { tempDir } from '../../crawl/crawl-test-helpers.ts';
-import { redisSkipReason, startRedis, type RunningRedis } from '../../support/redis-server.ts';
+import { redisSkipReason, startRedis, type RunningRedis } from '../../../../bench/support/redis-server.ts';
 
 let redis: RunningRedis;
 let crawlNo = 0;

@@ -1,7 +1,7 @@
 /**
  * A real `redis-server` (Debian's package, /usr/bin/redis-server; `.ci/run` installs it) for one
- * test file: a free loopback port, no persistence (no RDB snapshots, no AOF), its files in a
- * temporary directory, stopped by `stop()`. No mock of Redis anywhere.
+ * test file or one bench: a free loopback port, no persistence (no RDB snapshots, no AOF), its
+ * files in a temporary directory, stopped by `stop()`. No mock of Redis anywhere.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -13,6 +13,8 @@ export const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 
 export interface RunningRedis {
   port: number;
+  /** The server's process id (a bench reads its CPU time from /proc). */
+  pid: number;
   /** `redis://127.0.0.1:PORT/0` */
   url: string;
   stop(): Promise<void>;
@@ -21,7 +23,8 @@ export interface RunningRedis {
 /** Why Redis tests cannot run here, or undefined when they can. */
 export const redisSkipReason = existsSync(REDIS_SERVER) ? undefined : `${REDIS_SERVER} is not installed (apt-get install redis-server)`;
 
-async function freePort(): Promise<number> {
+/** A loopback port free now (bound, then released). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
@@ -54,6 +57,7 @@ export async function startRedis(): Promise<RunningRedis> {
   }
   return {
     port,
+    pid: child.pid!,
     url: `redis://127.0.0.1:${port}/0`,
     async stop() {
       if (child.exitCode === null) {
