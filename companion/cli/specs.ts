@@ -215,11 +215,12 @@ export const crawlSpec: CommandSpec = {
 export const serveSpec: CommandSpec = {
   name: 'serve',
   summary: 'run the loopback service the extension talks to',
-  usage: ['serve [--port P] [--reset-pairing]'],
+  usage: ['serve [--port P] [--reset-pairing] [--frontier redis://host:port/db]'],
   positionals: { name: 'argument', min: 0, max: 0 },
   options: {
     port: { type: 'string', value: 'P', description: 'Port on 127.0.0.1 (0: any free port)', defaultText: `LINKSCENT_PORT, else ${DEFAULT_SERVICE_PORT}` },
     'reset-pairing': { type: 'boolean', description: 'Make a new pairing token and forget the paired extension' },
+    frontier: { type: 'string', value: 'redis://host:port/db', description: 'Run crawls on a frontier shared through Redis, each as ?crawl=<its id>, so crawl --frontier processes can join them', defaultText: 'LINKSCENT_FRONTIER, else each crawl\'s own store' },
   },
   notes: [
     'Prints the pairing token and the dashboard address at start. State (the token, models,\n' +

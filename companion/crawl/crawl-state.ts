@@ -202,7 +202,8 @@ export class CrawlState {
     }
     const elapsedMs = now - this.startedAt;
     return {
-      fetched: this.fetched,
+      // A shared crawl's pages are every process's (a dashboard shows the whole crawl).
+      fetched: Math.max(this.fetched, this.frontier.recordedEverywhere?.() ?? 0),
       fetchedThisRun: this.fetchedThisRun,
       maxPages: this.options.maxPages,
       queued: this.#queued,

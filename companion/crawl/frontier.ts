@@ -55,6 +55,8 @@ export interface Frontier {
    * process with nothing to claim ends when this is false.
    */
   activeElsewhere?(setAside: readonly string[]): Promise<boolean>;
+  /** Shared frontiers only: pages requested by every process, as last known (what progress shows). */
+  recordedEverywhere?(): number;
   /** Shared frontiers only: true once the crawl's pages, counted over every process, reached maxPages. */
   budgetSpent?(): boolean;
   /** Releases what the frontier holds open (timers, connections); the store is closed by its session. */

@@ -54,15 +54,19 @@ export class RedisFrontier implements Frontier {
   readonly #held = new Map<string, string>();
   readonly #renewal: NodeJS.Timeout;
   #queued = 0;
+  #recorded = 0;
   #budgetSpent = false;
   #renewing: Promise<unknown> = Promise.resolve();
   #store: CrawlStore | undefined;
+  /** The limits the scripts apply; maxPages becomes the crawl's own when this worker joins it. */
+  private readonly limits: SharedLimits;
 
   private constructor(
     readonly connection: RedisConnection,
     readonly url: RedisFrontierUrl,
-    private readonly limits: SharedLimits,
+    limits: SharedLimits,
   ) {
+    this.limits = { ...limits };
     this.prefix = crawlPrefix(url.crawl);
     // Unref'd: a crawl that is only waiting is kept alive by its own timers, not by this one.
     this.#renewal = setInterval(() => void this.#renew(), Math.floor(url.leaseMs / 3)).unref();
@@ -82,8 +86,9 @@ export class RedisFrontier implements Frontier {
 
   /**
    * Joins the crawl in Redis, starting it when this worker is the first: its strategy must be the
-   * one the crawl started with (scores of two conventions in one frontier would be nonsense), and
-   * this worker's seeds are added to the crawl's (queued once, however many workers bring them).
+   * one the crawl started with (scores of two conventions in one frontier would be nonsense), its
+   * maxPages is the crawl's (the starting worker's), and this worker's seeds are added to the
+   * crawl's (queued once, however many workers bring them).
    * Returns every seed of the crawl: what a seed-hosts scope is of.
    */
   async join(strategy: string, fingerprint: string | null, seeds: readonly FrontierEntry[]): Promise<string[]> {
@@ -96,6 +101,9 @@ export class RedisFrontier implements Frontier {
       throw new CrawlOptionsError(`the shared crawl "${this.url.crawl}" at ${this.url.shown} was started with strategy ${started}; join it with --strategy ${started}, or use another ?crawl= name`);
     }
     if (fingerprint !== null) await client.hSetNX(metaKey, 'fingerprint', fingerprint);
+    // maxPages is the crawl's, set by the worker that started it: every worker stops at one count.
+    await client.hSetNX(metaKey, 'maxPages', String(this.limits.maxPages));
+    this.limits.maxPages = Number(await client.hGet(metaKey, 'maxPages'));
     const seedKey = this.prefix + 'seeds';
     if (seeds.length > 0) await client.sAdd(seedKey, seeds.map((seed) => seed.url));
     const all = await client.sMembers(seedKey);
@@ -183,7 +191,8 @@ export class RedisFrontier implements Frontier {
     }
     if (reply[0] !== 'ok') return undefined;
     this.#queued = Number(reply[2]);
-    if (Number(reply[1]) >= this.limits.maxPages) this.#budgetSpent = true;
+    this.#recorded = Number(reply[1]);
+    if (this.#recorded >= this.limits.maxPages) this.#budgetSpent = true;
     // The worker's own pages (pages.jsonl is rebuilt from them on --resume); its children live
     // in Redis alone. A kill -9 between the two loses this one record, not the crawl's order.
     return this.#store!.recordPage(page, [], Date.now(), extras);
@@ -205,7 +214,8 @@ export class RedisFrontier implements Frontier {
   async activeElsewhere(setAside: readonly string[]): Promise<boolean> {
     if (this.#budgetSpent) return false;
     const [queued, recorded] = await this.connection.client.hmGet(this.prefix + KEY.counts, ['queued', 'recorded']);
-    if (Number(recorded ?? 0) >= this.limits.maxPages) {
+    this.#recorded = Number(recorded ?? 0);
+    if (this.#recorded >= this.limits.maxPages) {
       this.#budgetSpent = true;
       return false;
     }
@@ -214,6 +224,10 @@ export class RedisFrontier implements Frontier {
     // URLs of hosts this worker set aside (robots.txt unreachable) are not work it can do now.
     const aside = [...(await this.queuedByHost(setAside)).values()].reduce((a, b) => a + b, 0);
     return this.#queued > aside;
+  }
+
+  recordedEverywhere(): number {
+    return this.#recorded;
   }
 
   budgetSpent(): boolean {
