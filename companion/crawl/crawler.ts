@@ -42,7 +42,7 @@ import { processUrl, type UrlContext } from './process-url.ts';
 import { basename, join } from 'node:path';
 import { hostOf } from '../../shared/urls/normalize-url.ts';
 import { STORE_FILE } from '../store/crawl-store.ts';
-import { wasRequested } from '../store/records.ts';
+import { wasRequested, type FrontierRow } from '../store/records.ts';
 import { HostBudget } from './host-budget.ts';
 import { OnlineLearner } from './online-learning.ts';
 import { DEFAULT_CLAIM_WINDOW } from './strategies/crawl-strategy.ts';
@@ -149,16 +149,26 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
       }
       const now = Date.now(); // one clock for what is set aside and for how long to wait (CrawlState.deferredHosts)
       const setAside = state.deferredHosts(now);
-      // Awaited only when it is a promise: see `frontier.ts` (MaybePromise) for why.
-      let claimed = state.budgetLeft ? frontier.claim(state.decide, claimWindow, setAside) : undefined;
-      if (claimed instanceof Promise) claimed = await claimed;
-      const row = claimed;
+      let row: FrontierRow | undefined;
+      let othersActive = false;
+      try {
+        // Awaited only when it is a promise: see `frontier.ts` (MaybePromise) for why.
+        const claimed = state.budgetLeft ? frontier.claim(state.decide, claimWindow, setAside) : undefined;
+        row = claimed instanceof Promise ? await claimed : claimed;
+        if (!row && state.inFlight === 0 && frontier.activeElsewhere && !stop.signal.aborted && !frontier.budgetSpent?.()) othersActive = await frontier.activeElsewhere(setAside);
+      } catch (error) {
+        // A frontier that fails (a shared one's Redis gone) stops the run once the other workers'
+        // pages in flight are settled, as a failing page does.
+        failure ??= error;
+        state.wake();
+        return;
+      }
       if (!row) {
         if (frontier.budgetSpent?.()) {
           stop.abort(new BudgetReached(options.maxPages));
           return;
         }
-        if (state.inFlight === 0 && frontier.activeElsewhere && !stop.signal.aborted && (await frontier.activeElsewhere(setAside))) {
+        if (othersActive) {
           // Other processes hold URLs or pages that may queue more: ask again soon.
           await state.changed(Math.min(state.nextDeferralEnd(now) ?? Infinity, Date.now() + frontier.pollMs!));
           continue;
