@@ -16,7 +16,7 @@
  *   2. memory: `URLS` synthetic URLs (about 60 characters, `HOSTS` hosts, each with a link context
  *      of about 120 characters, as crawls keep them) enqueued into an empty crawl through
  *      `RedisFrontier.enqueue`; Redis's `used_memory` before and after, and `MEMORY USAGE` of
- *      each structure (the dedupe, the per-host queues, the link contexts, the host index), per
+ *      each structure (the dedupe, the queue, the link contexts, the counts per host), per
  *      million queued URLs. The dedupe alone is what a URL costs once it is done.
  *
  * Everything written goes under bench/data/scale-bench/ (removed at the start). Figures depend
@@ -143,19 +143,18 @@ async function memoryPerMillion(redis: RunningRedis): Promise<string[][]> {
     const after = await used();
     const p = crawlPrefix('memory');
     const usage = async (key: string) => Number((await client.memoryUsage(key, { SAMPLES: 0 })) ?? 0);
-    let queues = 0;
-    for (let h = 0; h < HOSTS; h++) queues += await usage(p + KEY.queue(`site-${h}.example.cn`));
+    const queue = await usage(p + KEY.queue);
     const perMillion = (bytes: number) => `${fmt(((bytes / URLS) * 1e6) / 2 ** 20, 3)} MiB`;
     const perUrl = (bytes: number) => `${fmt(bytes / URLS, 3)} B`;
     const dedupe = await usage(p + KEY.state);
     const info = await usage(p + KEY.info);
-    const hosts = await usage(p + KEY.hosts);
+    const hosts = await usage(p + KEY.hostQueued);
     return [
       ['structure', 'per URL', 'per million URLs'],
       ['dedupe (64-bit fingerprints → state; stays once a URL is done)', perUrl(dedupe), perMillion(dedupe)],
-      ['per-host queues (URL → score)', perUrl(queues), perMillion(queues)],
+      ['queue (discovery number, host and URL → score)', perUrl(queue), perMillion(queue)],
       ['link contexts (depth, parent, anchor, context) while queued', perUrl(info), perMillion(info)],
-      ['host index', perUrl(hosts), perMillion(hosts)],
+      ['queued URLs per host', perUrl(hosts), perMillion(hosts)],
       ['used_memory growth, all of it', perUrl(after - before), perMillion(after - before)],
     ];
   } finally {

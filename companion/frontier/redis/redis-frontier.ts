@@ -130,6 +130,7 @@ export class RedisFrontier implements Frontier {
     const reply = (await this.#run(CLAIM, [this.worker, this.url.leaseMs, Math.max(1, claimWindow), perHostConcurrency, maxPagesPerHost ?? 0, maxPages, ...excludedHosts])) as string[];
     if (reply[0] === 'budget') {
       this.#budgetSpent = true;
+      this.#recorded = Number(reply[1]);
       return undefined;
     }
     if (reply[0] !== 'url') {
@@ -187,6 +188,7 @@ export class RedisFrontier implements Frontier {
     const reply = (await this.#run(COMMIT, [page.url, host, page.finalUrl, finalHost, wasRequested(page.outcome) ? 1 : 0, this.limits.maxPages, ...entryArgs(children)])) as string[];
     if (reply[0] === 'budget') {
       this.#budgetSpent = true;
+      this.#recorded = Number(reply[1]);
       return undefined;
     }
     if (reply[0] !== 'ok') return undefined;
@@ -204,10 +206,12 @@ export class RedisFrontier implements Frontier {
 
   async queuedByHost(hosts: readonly string[]): Promise<Map<string, number>> {
     const counts = new Map<string, number>();
-    for (const host of hosts) {
-      const n = await this.connection.client.zCard(this.prefix + KEY.queue(host));
+    if (hosts.length === 0) return counts;
+    const values = await this.connection.client.hmGet(this.prefix + KEY.hostQueued, [...hosts]);
+    hosts.forEach((host, i) => {
+      const n = Number(values[i] ?? 0);
       if (n > 0) counts.set(host, n);
-    }
+    });
     return counts;
   }
 

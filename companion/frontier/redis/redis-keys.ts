@@ -13,11 +13,11 @@ export const KEY = {
   meta: 'meta',
   counts: 'counts',
   leases: 'leases',
-  hosts: 'hosts',
+  queue: 'queue',
+  hostQueued: 'hostq',
   workers: 'workers',
   state: 'state',
   info: 'info',
   robots: (origin: string) => `robots:${origin}`,
   robotsLock: (origin: string) => `robots-lock:${origin}`,
-  queue: (host: string) => `q:${host}`,
 } as const;

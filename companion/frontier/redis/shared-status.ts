@@ -26,7 +26,7 @@ export interface SharedCrawlStatus {
   seen: number;
   /** Workers that renewed their leases within the last lease period, with when (ms ago). */
   workers: { id: string; seenMsAgo: number }[];
-  /** The hosts with the most queued URLs. */
+  /** The hosts with the most queued URLs (none listed past 100,000 hosts). */
   topHosts: { host: string; queued: number }[];
   /** Redis's `used_memory`, bytes, for every crawl in it. */
   usedMemory: number;
@@ -37,19 +37,20 @@ export async function sharedCrawlStatus(url: RedisFrontierUrl, topHosts = 10): P
   try {
     const { client } = connection;
     const p = crawlPrefix(url.crawl);
-    const [meta, counts, leased, seen, seeds, workers, hosts, memory, time] = await Promise.all([
+    const [meta, counts, leased, seen, seeds, workers, hostCount, memory, time] = await Promise.all([
       client.hGetAll(p + KEY.meta),
       client.hGetAll(p + KEY.counts),
       client.zCard(p + KEY.leases),
       client.hLen(p + KEY.state),
       client.sCard(p + 'seeds'),
       client.zRangeWithScores(p + KEY.workers, 0, -1),
-      client.zRange(p + KEY.hosts, 0, -1),
+      client.hLen(p + KEY.hostQueued),
       client.info('memory'),
       client.time(),
     ]);
     const now = Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000);
-    const hostSizes = await Promise.all(hosts.slice(0, 10_000).map(async (host) => ({ host, queued: await client.zCard(p + KEY.queue(host)) })));
+    // Every host's count when there are not too many to read at once (a crawl may meet millions).
+    const hostSizes = hostCount <= 100_000 ? Object.entries(await client.hGetAll(p + KEY.hostQueued)).map(([host, n]) => ({ host, queued: Number(n) })) : [];
     const n = (value: string | undefined) => Number(value ?? 0);
     return {
       crawl: url.crawl,

@@ -59,6 +59,16 @@ describe.skipIf(redisSkipReason)('RedisFrontier', () => {
     expect(a.queued()).toBe(1);
   });
 
+  it('gives equal scores in discovery order, as the SQLite frontier does (score DESC, seq)', async () => {
+    const a = await worker(`t${++crawlNo}`, { perHostConcurrency: 10 });
+    const urls = ['http://z.test/1', 'http://a.test/9', 'http://m.test/5', 'http://a.test/1'];
+    await a.enqueue(urls.map((url) => entry(url, 0.5)));
+    await a.enqueue([entry('http://b.test/0', 0.7)]);
+    const claimed: string[] = [];
+    for (let row = await a.claim(() => 'take', 16, []); row; row = await a.claim(() => 'take', 16, [])) claimed.push(row.url);
+    expect(claimed).toEqual(['http://b.test/0', ...urls]);
+  });
+
   it('holds per-host concurrency across workers and passes over busy and set-aside hosts', async () => {
     const name = `t${++crawlNo}`;
     const a = await worker(name);
