@@ -9,7 +9,8 @@
  *   2. three processes on one Redis crawl it again: no page requested twice (the server's log),
  *      robots.txt asked once per host, the per-host delay held between requests of different
  *      processes (the log's timestamps), and the union of their pages.jsonl is the reference set;
- *   3. three again, one killed with SIGKILL while it holds leased URLs: those URLs are fetched by
+ *   3. one process on Redis fetches in the very order one process on SQLite does;
+ *   4. three again, one killed with SIGKILL while it holds leased URLs: those URLs are fetched by
  *      the others once the lease runs out, the union is still the reference set, no URL is
  *      recorded twice, and the only URLs the server answered twice are the dead one's.
  */
@@ -134,6 +135,14 @@ describe.skipIf(skipReason)('several crawl processes on one Redis frontier', () 
     const status = await startCli(['status', '--frontier', frontier, '--json']).done;
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ recorded: reference.size, queued: 0, leased: 0, duplicates: 0 });
+  });
+
+  it('one process on Redis crawls in the order it does on SQLite (one fetch at a time, so the order is the frontier\'s alone)', async () => {
+    const onSqlite = await crawl('order-sqlite', ['--delay-ms', '0', '--concurrency', '1']).done;
+    const onRedis = await crawl('order-redis', ['--delay-ms', '0', '--concurrency', '1', '--frontier', `${redis.url}?crawl=order`]).done;
+    expectClean(onSqlite);
+    expectClean(onRedis);
+    expect(pagesOf('order-redis')).toEqual(pagesOf('order-sqlite'));
   });
 
   it('a worker killed with SIGKILL loses nothing: its leased URLs are fetched by the others after the lease, none twice', async () => {
