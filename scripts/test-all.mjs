@@ -3,8 +3,9 @@
  * The README's test command on a fresh machine: install what the tests need, then run them all.
  *
  *   1. Chromium and Firefox ESR from Debian (the end-to-end tests load the built extension into
- *      each), when /usr/bin/chromium or /usr/bin/firefox-esr is missing and we may run apt-get
- *      (root).
+ *      each) and redis-server (the shared-frontier tests start a real one per test file), when
+ *      /usr/bin/chromium, /usr/bin/firefox-esr or /usr/bin/redis-server is missing and we may run
+ *      apt-get (root).
  *   2. `npm ci`: exactly the locked dependencies (better-sqlite3 builds from source here).
  *   3. `vitest run`: every tier of test/tiers.ts (unit, DOM, end-to-end); `npm run test:unit`,
  *      `test:dom` and `test:e2e` run one.
@@ -12,8 +13,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-/** The browsers the end-to-end tests drive: executable → Debian package. */
-const BROWSERS = { '/usr/bin/chromium': 'chromium', '/usr/bin/firefox-esr': 'firefox-esr' };
+/** What the tests run besides Node: executable → Debian package (the browsers, and Redis for the shared frontier). */
+const SYSTEM_PACKAGES = { '/usr/bin/chromium': 'chromium', '/usr/bin/firefox-esr': 'firefox-esr', '/usr/bin/redis-server': 'redis-server' };
 
 function run(command, args) {
   console.log(`\n$ ${command} ${args.join(' ')}`);
@@ -24,7 +25,7 @@ function run(command, args) {
   }
 }
 
-const missing = Object.entries(BROWSERS).filter(([path]) => !existsSync(path));
+const missing = Object.entries(SYSTEM_PACKAGES).filter(([path]) => !existsSync(path));
 if (missing.length > 0) {
   const packages = missing.map(([, name]) => name);
   if (process.getuid?.() === 0) {

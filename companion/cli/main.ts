@@ -31,6 +31,7 @@ const LOADERS: Record<CommandName, () => Promise<CommandModule>> = {
   serve: () => import('./commands/serve.ts'),
   export: () => import('./commands/export.ts'),
   why: () => import('./commands/why.ts'),
+  status: () => import('./commands/status.ts'),
 };
 
 function version(): string {

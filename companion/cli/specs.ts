@@ -68,6 +68,16 @@ const STOP_NOTE =
   'left to do (stopped by hosts-unreachable). One process at a time in a crawl directory: a\n' +
   'second crawl of it fails in one line naming the one running.';
 
+/** Several processes on one crawl (`frontier/redis/`). */
+const SHARED_NOTE =
+  'With --frontier redis://host:port/db, any number of crawl processes, on one machine or many,\n' +
+  'share one crawl: each gets its own --out DIR (its pages.jsonl), the queue, the dedupe, per-host\n' +
+  'delay and robots.txt are shared, and --max-pages counts every process\'s pages. A process that\n' +
+  'dies loses nothing: its URLs are fetched by the others once their lease runs out (?lease=MS,\n' +
+  'default 60000). Seeds start the crawl; a process may join it with none. Not yet with online\n' +
+  'learning, the host budget or --warc (nb: add --no-online --no-host-budget).\n' +
+  'linkscent status --frontier … shows the shared crawl.';
+
 export const collectSpec: CommandSpec = {
   name: 'collect',
   summary: 'collect labeled link examples with a plain breadth-first crawl (seed 000 §3.2.2)',
@@ -218,6 +228,7 @@ export const crawlSpec: CommandSpec = {
     warc: { type: 'boolean', description: 'Write WARC 1.1 files to DIR/warc/: each page\'s request, response (bytes as received) and metadata (score, relevance, outcome) records, gzip per record' },
     'warc-max-bytes': { type: 'string', value: 'N', description: '--warc: start a new file before one would pass N bytes', default: String(DEFAULT_WARC_FILE_BYTES) },
     'store-text': { type: 'boolean', description: `Keep each page's title and main text in the crawl store, for linkscent export (title cut at ${TITLE_CAP} characters, text at ${TEXT_CAP.toLocaleString('en')})` },
+    frontier: { type: 'string', value: 'redis://host:port/db', description: 'Share one crawl\'s frontier in Redis with other crawl processes (?crawl=NAME&lease=MS); DIR keeps this process\'s pages', defaultText: 'the crawl store\'s own (SQLite)' },
   },
   notes: [
     'nb orders links by the expected reward of following them, P(+) + (1 − P(+))·Σ_d P(level d | d ≥ 1)·γ^d:\n' +
@@ -235,17 +246,19 @@ export const crawlSpec: CommandSpec = {
       'get λ·sim(anchor) + (1 − λ)·sim(context) (seed 002 §4; cosine of TFC weights).',
     ADDRESS_NOTE,
     STOP_NOTE,
+    SHARED_NOTE,
   ],
 };
 
 export const serveSpec: CommandSpec = {
   name: 'serve',
   summary: 'run the loopback service the extension talks to',
-  usage: ['serve [--port P] [--reset-pairing]'],
+  usage: ['serve [--port P] [--reset-pairing] [--frontier redis://host:port/db]'],
   positionals: { name: 'argument', min: 0, max: 0 },
   options: {
     port: { type: 'string', value: 'P', description: 'Port on 127.0.0.1 (0: any free port)', defaultText: `LINKSCENT_PORT, else ${DEFAULT_SERVICE_PORT}` },
     'reset-pairing': { type: 'boolean', description: 'Make a new pairing token and forget the paired extension' },
+    frontier: { type: 'string', value: 'redis://host:port/db', description: 'Run crawls on a frontier shared through Redis, each as ?crawl=<its id>, so crawl --frontier processes can join them', defaultText: 'LINKSCENT_FRONTIER, else each crawl\'s own store' },
   },
   notes: [
     'Prints the pairing token and the dashboard address at start. State (the token, models,\n' +
@@ -290,5 +303,17 @@ export const whySpec: CommandSpec = {
   ],
 };
 
-export type CommandName = 'collect' | 'train' | 'eval' | 'crawl' | 'serve' | 'export' | 'why';
-export const COMMANDS: readonly (CommandSpec & { name: CommandName })[] = [collectSpec, trainSpec, evalSpec, crawlSpec, serveSpec, exportSpec, whySpec] as (CommandSpec & { name: CommandName })[];
+export const statusSpec: CommandSpec = {
+  name: 'status',
+  summary: 'show a crawl shared through Redis: its counts, workers, queued hosts, memory',
+  usage: ['status --frontier redis://host:port/db[?crawl=NAME] [--json]'],
+  positionals: { name: 'argument', min: 0, max: 0 },
+  options: {
+    frontier: { type: 'string', value: 'redis://host:port/db', description: 'The shared frontier, as given to crawl --frontier; required' },
+    json: { type: 'boolean', description: 'Print the status as one JSON object' },
+  },
+  notes: ['Exit 1 when Redis holds no crawl of that name.'],
+};
+
+export type CommandName = 'collect' | 'train' | 'eval' | 'crawl' | 'serve' | 'export' | 'why' | 'status';
+export const COMMANDS: readonly (CommandSpec & { name: CommandName })[] = [collectSpec, trainSpec, evalSpec, crawlSpec, serveSpec, exportSpec, whySpec, statusSpec] as (CommandSpec & { name: CommandName })[];

@@ -6,7 +6,7 @@
  */
 import { compileAddressScope } from './address-scope.ts';
 import type { CrawlOptions } from './crawl-options.ts';
-import { createFetcher, type ClosableFetcher } from './default-fetcher.ts';
+import { createFetcher, type ClosableFetcher, type SharedPoliteness } from './default-fetcher.ts';
 import { compileScope } from './url-scope.ts';
 
 export interface CrawlNetwork {
@@ -15,8 +15,8 @@ export interface CrawlNetwork {
   fetcher: ClosableFetcher;
 }
 
-/** The network of a crawl of `seeds` (every seed, stored ones included). */
-export async function connectCrawl(options: CrawlOptions, seeds: readonly string[]): Promise<CrawlNetwork> {
+/** The network of a crawl of `seeds` (every seed, stored ones included); `shared` with a shared frontier. */
+export async function connectCrawl(options: CrawlOptions, seeds: readonly string[], shared?: SharedPoliteness): Promise<CrawlNetwork> {
   const inScope = compileScope(options.scope, seeds);
   const addresses = await compileAddressScope({
     seeds,
@@ -24,5 +24,5 @@ export async function connectCrawl(options: CrawlOptions, seeds: readonly string
     ...(options.lookup ? { lookup: options.lookup } : {}),
     ...(options.addressKind ? { addressKind: options.addressKind } : {}),
   });
-  return { ...(inScope ? { inScope } : {}), fetcher: createFetcher(options, { ...(inScope ? { inScope } : {}), addresses }) };
+  return { ...(inScope ? { inScope } : {}), fetcher: createFetcher(options, { ...(inScope ? { inScope } : {}), addresses }, shared) };
 }

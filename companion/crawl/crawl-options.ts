@@ -11,6 +11,7 @@ import type { CrawlHooks } from './crawl-hooks.ts';
 import { CrawlOptionsError } from './crawl-errors.ts';
 import { CRAWL_LIMITS } from './crawl-limits.ts';
 import type { OnlineModels } from './online-learning.ts';
+import { parseRedisFrontierUrl } from '../frontier/redis/redis-url.ts';
 import { compileScope, DEFAULT_SCOPE, type ScopeRules } from './url-scope.ts';
 import type { CrawlProgress } from './progress.ts';
 import type { CrawlStrategy } from './strategies/crawl-strategy.ts';
@@ -115,6 +116,13 @@ export interface CrawlOptions {
    * `linkscent export` and the dashboard. Default false.
    */
   storeText: boolean;
+  /**
+   * Where the frontier lives: null for the crawl store's own (SQLite, one process; the default),
+   * or a Redis URL, `redis://host:port/db[?crawl=NAME&lease=MS]`, that any number of crawl
+   * processes share (`frontier/redis/redis-frontier.ts`). Each process keeps its own pages in
+   * `outDir`. Checked here; online learning, the host budget and WARC output need the default.
+   */
+  frontier: string | null;
   /** The crawl store's SQLite page cache in KiB (`OpenStoreOptions.cacheKiB`). Default the build's, 16,000 KiB. */
   storeCacheKiB?: number;
   /**
@@ -156,6 +164,7 @@ export const CRAWL_DEFAULTS = Object.freeze({
   scope: { scope: DEFAULT_SCOPE, allow: [], deny: [] } as ScopeRules,
   warc: null as { maxFileBytes: number } | null,
   storeText: false,
+  frontier: null as string | null,
   log: (line: string) => void process.stderr.write(`${line}\n`),
 });
 
@@ -191,7 +200,8 @@ export function validateCrawlOptions(input: CrawlOptionsInput): CrawlOptions {
   if (!Array.isArray(options.seeds) || options.seeds.some((s) => typeof s !== 'string')) {
     throw new CrawlOptionsError('seeds must be a list of URLs');
   }
-  if (!options.resume && options.seeds.length === 0) throw new CrawlOptionsError('a new crawl needs at least one seed URL');
+  // A worker may join a shared crawl without seeds (`RedisFrontier.join` checks it has some).
+  if (!options.resume && options.seeds.length === 0 && options.frontier == null) throw new CrawlOptionsError('a new crawl needs at least one seed URL');
   wholeNumber('maxPages', options.maxPages, 1, CRAWL_LIMITS.maxPages);
   wholeNumber('concurrency', options.concurrency, 1, CRAWL_LIMITS.concurrency);
   wholeNumber('perHostConcurrency', options.perHostConcurrency, 1, CRAWL_LIMITS.perHostConcurrency);
@@ -213,6 +223,7 @@ export function validateCrawlOptions(input: CrawlOptionsInput): CrawlOptions {
     if (typeof options.warc !== 'object') throw new CrawlOptionsError('warc must be { maxFileBytes } or null');
     wholeNumber('warc.maxFileBytes', options.warc.maxFileBytes, 1);
   }
+  if (options.frontier !== null) checkSharedFrontier(options);
   if (typeof options.storeText !== 'boolean') throw new CrawlOptionsError(`storeText must be true or false, got ${String(options.storeText)}`);
   if (options.storeCacheKiB !== undefined) wholeNumber('storeCacheKiB', options.storeCacheKiB, 64);
   if (options.online !== undefined) {
@@ -257,4 +268,19 @@ function wholeNumber(name: string, value: unknown, min: number, max = Number.POS
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/**
+ * A shared frontier's URL is well formed, and the crawl uses nothing that is kept per process
+ * while the frontier is shared: online learning and the host budget re-score the frontier from
+ * one process's pages, and WARC records are committed with the page's transaction.
+ */
+function checkSharedFrontier(options: CrawlOptions): void {
+  try {
+    parseRedisFrontierUrl(options.frontier!);
+  } catch (error) {
+    throw new CrawlOptionsError((error as Error).message, { cause: error });
+  }
+  const unshared = [options.online ? 'online learning' : undefined, options.hostBudget !== null ? 'the host budget' : undefined, options.warc !== null ? 'WARC output' : undefined].filter((x) => x !== undefined);
+  if (unshared.length > 0) throw new CrawlOptionsError(`a shared frontier (--frontier redis://…) does not work with ${unshared.join(', ')} yet; drop it (nb: --no-online --no-host-budget)`);
 }

@@ -14,6 +14,11 @@
  * it is run by `crawl`, `collect` or the service. A second one fails in one line naming the
  * holder. A resume also repairs what two runs at once left before there was a lock: a URL both
  * recorded and queued is marked done instead of being fetched and recorded twice.
+ *
+ * With a shared frontier (`options.frontier`, Redis) the directory is this worker's own: its
+ * store keeps the pages it records and pages.jsonl lists them, while the queue, the crawl's
+ * seeds and its strategy live in Redis (`RedisFrontier.join`). Seeds a worker brings are added
+ * to the crawl's; a worker may also join with none.
  */
 import { normalizeUrl } from '../../shared/urls/normalize-url.ts';
 import { hostOf } from '../../shared/urls/normalize-url.ts';
@@ -27,6 +32,10 @@ import { PagesJsonl } from './pages-jsonl.ts';
 import { connectCrawl, type CrawlNetwork } from './crawl-network.ts';
 import { checkSeedsReachable, type SeedRobotsFailure } from './seed-check.ts';
 import { DEFAULT_SEED_SCORE } from './strategies/crawl-strategy.ts';
+import type { Frontier } from './frontier.ts';
+import { SqliteFrontier } from './sqlite-frontier.ts';
+import { RedisFrontier } from '../frontier/redis/redis-frontier.ts';
+import { parseRedisFrontierUrl } from '../frontier/redis/redis-url.ts';
 
 /** What a crawl records about itself in the store's meta table, key `crawl`. */
 export interface CrawlMeta {
@@ -43,6 +52,8 @@ export const LOCK_FILE = 'crawl.lock';
 
 export interface CrawlSession {
   store: CrawlStore;
+  /** Where the crawl's URLs wait: the store's own table, or a shared one in Redis. */
+  frontier: Frontier;
   jsonl: PagesJsonl;
   resumed: boolean;
   /** URLs a killed run had in flight, queued again. */
@@ -87,27 +98,37 @@ export async function openSession(options: CrawlOptions, seeds: string[]): Promi
   const lock = lockCrawlDirectory(options.outDir);
   let store: CrawlStore | undefined;
   let network: CrawlNetwork | undefined;
+  let shared: RedisFrontier | undefined;
   try {
     let requeued = 0;
     let seedRobotsFailures: SeedRobotsFailure[] = [];
+    let crawlSeeds: string[] | undefined;
+    if (options.frontier !== null) {
+      shared = await RedisFrontier.connect(parseRedisFrontierUrl(options.frontier), options);
+      crawlSeeds = await shared.join(options.strategy.name, options.strategy.fingerprint ?? null, seedEntries(seeds, options));
+    }
+    const politeness = shared?.politeness();
     if (!options.resume) {
       CrawlStore.check(options.outDir, { create: true });
-      network = await connectCrawl(options, seeds);
-      seedRobotsFailures = await checkSeedsReachable(seeds, network.fetcher, options.signal);
+      network = await connectCrawl(options, crawlSeeds ?? seeds, politeness);
+      if (seeds.length > 0) seedRobotsFailures = await checkSeedsReachable(seeds, network.fetcher, options.signal);
       store = CrawlStore.open(options.outDir, { create: true, cacheKiB: options.storeCacheKiB });
-      initStore(store, options, seeds);
+      initStore(store, options, seeds, shared === undefined);
     } else {
       store = CrawlStore.open(options.outDir, { create: false, cacheKiB: options.storeCacheKiB });
-      requeued = resumeStore(store, options, seeds);
+      requeued = resumeStore(store, options, seeds, shared === undefined);
     }
     // This run's model and settings, for `linkscent why` (a resume may bring another model).
     if (options.scoring !== undefined) store.setMeta('scoring', options.scoring);
-    const allSeeds = store.getMeta<CrawlMeta>('crawl')?.seeds ?? seeds;
-    network ??= await connectCrawl(options, allSeeds);
+    const allSeeds = crawlSeeds ?? store.getMeta<CrawlMeta>('crawl')?.seeds ?? seeds;
+    network ??= await connectCrawl(options, allSeeds, politeness);
     const jsonl = PagesJsonl.rebuild(options.outDir, store);
+    shared?.useStore(store);
+    const frontier: Frontier = shared ?? new SqliteFrontier(store);
     const opened = { store, network };
     return {
       store,
+      frontier,
       jsonl,
       resumed: options.resume,
       requeued,
@@ -116,6 +137,7 @@ export async function openSession(options: CrawlOptions, seeds: string[]): Promi
       seedRobotsFailures,
       async close() {
         await opened.network.fetcher.close();
+        await frontier.close();
         jsonl.close();
         opened.store.close();
         lock.release();
@@ -123,6 +145,7 @@ export async function openSession(options: CrawlOptions, seeds: string[]): Promi
     };
   } catch (error) {
     await network?.fetcher.close();
+    await shared?.close();
     store?.close();
     lock.release();
     throw error;
@@ -143,7 +166,8 @@ function seedEntries(seeds: readonly string[], options: CrawlOptions): FrontierE
   return seeds.map((url) => ({ url, score, depth: 0, parent: null, host: hostOf(url) }));
 }
 
-function initStore(store: CrawlStore, options: CrawlOptions, seeds: string[]): void {
+/** A new crawl's meta, and its seeds queued when the frontier is the store's own (`local`). */
+function initStore(store: CrawlStore, options: CrawlOptions, seeds: string[], local: boolean): void {
   const meta: CrawlMeta = {
     strategy: options.strategy.name,
     fingerprint: options.strategy.fingerprint ?? null,
@@ -158,10 +182,10 @@ function initStore(store: CrawlStore, options: CrawlOptions, seeds: string[]): v
     },
   };
   store.setMeta('crawl', meta);
-  store.enqueue(seedEntries(seeds, options));
+  if (local) store.enqueue(seedEntries(seeds, options));
 }
 
-function resumeStore(store: CrawlStore, options: CrawlOptions, seeds: string[]): number {
+function resumeStore(store: CrawlStore, options: CrawlOptions, seeds: string[], local: boolean): number {
   const meta = store.getMeta<CrawlMeta>('crawl');
   if (!meta) throw new CrawlOptionsError(`${options.outDir} holds an unfinished crawl store without its settings; start a new crawl`);
   if (meta.strategy !== options.strategy.name) {
@@ -180,7 +204,7 @@ function resumeStore(store: CrawlStore, options: CrawlOptions, seeds: string[]):
   const requeued = store.requeueInFlight();
   const added = seeds.filter((seed) => !meta.seeds.includes(seed));
   if (added.length > 0) {
-    store.enqueue(seedEntries(added, options));
+    if (local) store.enqueue(seedEntries(added, options));
     store.setMeta('crawl', { ...meta, seeds: [...meta.seeds, ...added] });
   }
   return requeued;

@@ -5,13 +5,14 @@
  * source of truth.
  */
 import type { CrawlStore } from '../store/crawl-store.ts';
-import { wasRequested, type PageRecord, type StoreCounts } from '../store/records.ts';
+import { wasRequested, type PageRecord } from '../store/records.ts';
+import type { Frontier } from './frontier.ts';
 import type { ClaimDecision } from '../store/frontier-queries.ts';
 import type { FrontierRow } from '../store/records.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import type { CrawlProgress } from './progress.ts';
 
-/** How often the frontier's size is re-counted for progress (a count walks the table). */
+/** How often the frontier's size is re-counted for progress (a count walks the table; a shared frontier's is its last reply). */
 const COUNTS_REFRESH_MS = 1000;
 
 export class CrawlState {
@@ -32,12 +33,14 @@ export class CrawlState {
    */
   readonly #deferred = new Map<string, { until: number; reason: string; verdicts: number; aside: boolean }>();
   readonly #waiters: (() => void)[] = [];
-  #counts: StoreCounts;
+  #queued: number;
   #countsAt = 0;
 
+  /** Page counters from `store` (this process's pages); the queue's size from `frontier`. */
   constructor(
-    private readonly store: CrawlStore,
+    store: CrawlStore,
     private readonly options: CrawlOptions,
+    private readonly frontier: Frontier,
   ) {
     const stats = store.pageStats(options.relevanceThreshold);
     this.fetched = stats.fetched;
@@ -46,7 +49,7 @@ export class CrawlState {
     this.judged = stats.judged;
     this.relevant = stats.relevant;
     this.#perHostFetched = store.pageCountsByHost();
-    this.#counts = store.counts();
+    this.#queued = frontier.queued();
     this.#countsAt = Date.now();
   }
 
@@ -194,15 +197,16 @@ export class CrawlState {
   progress(done: boolean): CrawlProgress {
     const now = Date.now();
     if (done || now - this.#countsAt >= COUNTS_REFRESH_MS) {
-      this.#counts = this.store.counts();
+      this.#queued = this.frontier.queued();
       this.#countsAt = now;
     }
     const elapsedMs = now - this.startedAt;
     return {
-      fetched: this.fetched,
+      // A shared crawl's pages are every process's (a dashboard shows the whole crawl).
+      fetched: Math.max(this.fetched, this.frontier.recordedEverywhere?.() ?? 0),
       fetchedThisRun: this.fetchedThisRun,
       maxPages: this.options.maxPages,
-      queued: this.#counts.queued,
+      queued: this.#queued,
       inFlight: this.inFlight,
       errors: this.errors,
       judged: this.judged,

@@ -4,8 +4,9 @@
  * `signal` aborts.
  *
  * Data flow, one URL at a time per worker (`concurrency` workers):
- *   1. claim the best queued URL whose host has a free slot, within the strategy's claim window
- *      (SQLite index walk, `CrawlState.decide`)
+ *   1. claim the best queued URL whose host has a free slot, within the strategy's claim window,
+ *      from the `Frontier` (`frontier.ts`): the store's SQLite index walk with `CrawlState.decide`,
+ *      or, with `--frontier redis://…`, one Lua script shared by every crawl process
  *   2. beforeFetch hooks → robots.txt → host politeness slot (delay, Crawl-delay) → fetch; a
  *      transient failure is fetched again, through the host's slot, after a backoff or its
  *      Retry-After (`fetch-with-retries.ts`, `fetch/retry-policy.ts`)
@@ -25,6 +26,11 @@
  * and abandons at most concurrency − 1 fetches. When the only URLs left are on hosts set aside
  * (robots.txt unreachable), the run ends too (`hosts-unreachable`) instead of waiting for them
  * to be asked again, and says so in one line: they stay queued, and a resume asks again.
+ *
+ * On a shared frontier a process with nothing to claim and nothing in flight does not end while
+ * other processes hold leased URLs or URLs are queued (their pages may queue more, their dead
+ * leases come back): it asks again every `frontier.pollMs`. maxPages counts every process's
+ * pages, and the page that reaches it stops each process at its next claim or commit.
  */
 import type { CrawlOptions, CrawlOptionsInput } from './crawl-options.ts';
 import type { CrawlStore } from '../store/crawl-store.ts';
@@ -36,7 +42,7 @@ import { processUrl, type UrlContext } from './process-url.ts';
 import { basename, join } from 'node:path';
 import { hostOf } from '../../shared/urls/normalize-url.ts';
 import { STORE_FILE } from '../store/crawl-store.ts';
-import { wasRequested } from '../store/records.ts';
+import { wasRequested, type FrontierRow } from '../store/records.ts';
 import { HostBudget } from './host-budget.ts';
 import { OnlineLearner } from './online-learning.ts';
 import { DEFAULT_CLAIM_WINDOW } from './strategies/crawl-strategy.ts';
@@ -94,9 +100,9 @@ export async function runCrawl(input: CrawlOptionsInput): Promise<CrawlSummary> 
 
 /** One run over an open session: the workers, then the summary. */
 async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlSummary> {
-  const { store, jsonl, network } = session;
+  const { store, frontier, jsonl, network } = session;
   const { fetcher, inScope } = network;
-  const state = new CrawlState(store, options);
+  const state = new CrawlState(store, options, frontier);
   // The seed check's failed robots.txt questions were this crawl's first (see seed-check.ts).
   for (const { host, until, reason } of session.seedRobotsFailures) state.countSeedVerdict(host, until, reason);
   const claimWindow = options.strategy.claimWindow ?? DEFAULT_CLAIM_WINDOW;
@@ -118,7 +124,8 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
     signal: stop.signal,
     stop: () => stop.abort(new BudgetReached(options.maxPages)),
     ...(inScope ? { inScope } : {}),
-    store,
+    frontier,
+    durable: () => store.durable(),
     jsonl,
     state,
     fetcher,
@@ -143,8 +150,30 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
       }
       const now = Date.now(); // one clock for what is set aside and for how long to wait (CrawlState.deferredHosts)
       const setAside = state.deferredHosts(now);
-      const row = state.budgetLeft ? store.claimNext(state.decide, claimWindow, setAside) : undefined;
+      let row: FrontierRow | undefined;
+      let othersActive = false;
+      try {
+        // Awaited only when it is a promise: see `frontier.ts` (MaybePromise) for why.
+        const claimed = state.budgetLeft ? frontier.claim(state.decide, claimWindow, setAside) : undefined;
+        row = claimed instanceof Promise ? await claimed : claimed;
+        if (!row && state.inFlight === 0 && frontier.activeElsewhere && !stop.signal.aborted && !frontier.budgetSpent?.()) othersActive = await frontier.activeElsewhere(setAside);
+      } catch (error) {
+        // A frontier that fails (a shared one's Redis gone) stops the run once the other workers'
+        // pages in flight are settled, as a failing page does.
+        failure ??= error;
+        state.wake();
+        return;
+      }
       if (!row) {
+        if (frontier.budgetSpent?.()) {
+          stop.abort(new BudgetReached(options.maxPages));
+          return;
+        }
+        if (othersActive) {
+          // Other processes hold URLs or pages that may queue more: ask again soon.
+          await state.changed(Math.min(state.nextDeferralEnd(now) ?? Infinity, Date.now() + frontier.pollMs!));
+          continue;
+        }
         if (state.inFlight === 0) {
           // Nothing claimable and nothing coming. Queued URLs of hosts set aside would only come
           // back after robots.txt is asked again, minutes away: end, and leave them queued.
@@ -154,7 +183,9 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
         }
         // A worker ending its task claims again itself and, when that succeeds, wakes one
         // waiter (below): claims cascade while they succeed, and one walk fails per page.
-        await state.changed(state.nextDeferralEnd(now));
+        // A shared frontier's URLs are freed by other processes too, which wake no one here.
+        const deferralEnd = state.nextDeferralEnd(now);
+        await state.changed(frontier.pollMs === undefined ? deferralEnd : Math.min(deferralEnd ?? Infinity, Date.now() + frontier.pollMs));
         continue;
       }
       state.wakeOne();
@@ -178,10 +209,10 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
     const progress = state.progress(true);
     options.onProgress?.(progress);
     // Hosts set aside with URLs still queued (a host's last URL may have been settled meanwhile).
-    const leftAside = setAsideAtEnd ? setAsideHosts(setAsideAtEnd).filter((host) => host.queued > 0) : [];
+    const leftAside = setAsideAtEnd ? (await setAsideHosts(setAsideAtEnd)).filter((host) => host.queued > 0) : [];
     const stoppedBy: StopReason = options.signal?.aborted
       ? 'aborted'
-      : state.fetched >= options.maxPages
+      : state.fetched >= options.maxPages || frontier.budgetSpent?.()
         ? 'max-pages'
         : leftAside.length > 0
           ? 'hosts-unreachable'
@@ -212,8 +243,8 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
     await warc?.close();
   }
 
-  function setAsideHosts(hosts: string[]): SetAsideHost[] {
-    const queued = store.queuedByHost(hosts);
+  async function setAsideHosts(hosts: string[]): Promise<SetAsideHost[]> {
+    const queued = await frontier.queuedByHost(hosts);
     return hosts.map((host) => ({ host, reason: state.deferralReason(host) ?? 'robots.txt unreachable', queued: queued.get(host) ?? 0 }));
   }
 }

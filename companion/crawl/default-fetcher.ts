@@ -9,7 +9,7 @@ import { createGuardedAgent } from '../fetch/http-agent.ts';
 import type { AddressRule } from '../fetch/address-guard.ts';
 import { fetchPage } from '../fetch/fetch-page.ts';
 import { HostScheduler } from '../fetch/host-scheduler.ts';
-import { RobotsCache } from '../fetch/robots.ts';
+import { RobotsCache, type SharedRobots } from '../fetch/robots.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import type { CrawlFetcher } from './types.ts';
 import { trapReason } from './traps.ts';
@@ -25,13 +25,29 @@ export interface FetcherScope {
   addresses: AddressRule;
 }
 
-export function createFetcher(options: CrawlOptions, scope: FetcherScope): ClosableFetcher {
+/**
+ * What crawl processes on one shared frontier share besides it (`frontier/redis/`): robots.txt
+ * answers, and each host's politeness slot, so per-host delay and Crawl-delay hold across
+ * processes. Each process's own scheduler still spaces its own requests first.
+ */
+export interface SharedPoliteness {
+  robots: SharedRobots;
+  /**
+   * Resolves when a request to `host` may start, `delayMs` after the last one any process started
+   * and after the end of the last one; the release it gives is called at the end of the request.
+   */
+  acquireSlot(host: string, delayMs: number, signal: AbortSignal | undefined): Promise<() => void>;
+  backOff(host: string, delayMs: number): void;
+}
+
+export function createFetcher(options: CrawlOptions, scope: FetcherScope, shared?: SharedPoliteness): ClosableFetcher {
   const agent = createGuardedAgent({ connectTimeoutMs: options.fetch.connectTimeoutMs, rule: scope.addresses, ...(options.lookup ? { lookup: options.lookup } : {}) });
   const robots = new RobotsCache({
     userAgent: options.fetch.userAgent,
     fetch: options.fetch,
     unreachableRetryMs: options.retry.robotsRetryMs,
     dispatcher: agent,
+    ...(shared ? { shared: shared.robots } : {}),
   });
   const scheduler = new HostScheduler({ perHostConcurrency: options.perHostConcurrency, delayMs: options.delayMs });
   // A redirect obeys the crawl's scope as a link does: a seed redirecting to another host is
@@ -44,9 +60,23 @@ export function createFetcher(options: CrawlOptions, scope: FetcherScope): Closa
     robotsAccess: (url, signal) => robots.access(url, signal),
     async acquire(url, host, signal) {
       const crawlDelayMs = await robots.crawlDelayMs(url, signal);
-      return scheduler.acquire(host, crawlDelayMs, signal);
+      const release = await scheduler.acquire(host, crawlDelayMs, signal);
+      if (!shared) return release;
+      try {
+        const releaseShared = await shared.acquireSlot(host, Math.max(options.delayMs, crawlDelayMs ?? 0), signal);
+        return () => {
+          releaseShared();
+          release();
+        };
+      } catch (error) {
+        release();
+        throw error;
+      }
     },
-    backOff: (host, delayMs) => scheduler.backOff(host, delayMs),
+    backOff: (host, delayMs) => {
+      scheduler.backOff(host, delayMs);
+      shared?.backOff(host, delayMs);
+    },
     // The exchange as on the wire only for a crawl that writes it to WARC files.
     fetch: (url, signal) => fetchPage(url, { ...options.fetch, refuseHop, signal, robots, keepRaw: options.warc !== null }, agent),
     async close() {

@@ -12,7 +12,7 @@ import { segmentsFromHtml } from '../../shared/segments/from-html.ts';
 import type { PageSegments } from '../../shared/segments/types.ts';
 import { hostOf } from '../../shared/urls/normalize-url.ts';
 import type { FetchedPage, RobotsAccess } from '../fetch/types.ts';
-import type { CrawlStore } from '../store/crawl-store.ts';
+import type { Frontier, MaybePromise } from './frontier.ts';
 import type { FrontierEntry, FrontierRow, PageExtras, PageRecord, StoredText } from '../store/records.ts';
 import { serializePage } from '../warc/warc-records.ts';
 import type { WarcWriter } from '../warc/warc-writer.ts';
@@ -33,7 +33,13 @@ export interface UrlContext {
   signal: AbortSignal;
   /** Stops the run: maxPages pages are recorded. */
   stop(): void;
-  store: CrawlStore;
+  /** Where the URL came from and is settled (`frontier.ts`). */
+  frontier: Frontier;
+  /**
+   * Resolves when every page this process recorded so far survives a power cut: the crawl
+   * store's group commit (`CrawlStore.durable`). A page is reported only after it.
+   */
+  durable(): Promise<void>;
   jsonl: PagesJsonl;
   state: CrawlState;
   fetcher: CrawlFetcher;
@@ -74,10 +80,10 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
       if (access !== 'denied' && access.transient && ctx.state.deferHost(row.host, access.unreachableUntil, ctx.options.retry.retries, access.reason)) {
         // robots.txt unreachable: the host is set aside until it is asked again; the URL was
         // never tried, so it stays queued rather than being lost to a passing outage.
-        ctx.store.requeue(task.url);
+        await ctx.frontier.requeue(task.url);
         return;
       }
-      if (!(await record(baseRecord(task, notAllowed(access, ctx.options.retry.retries + 1)), []))) ctx.store.requeue(task.url);
+      if (!(await record(baseRecord(task, notAllowed(access, ctx.options.retry.retries + 1)), []))) await ctx.frontier.requeue(task.url);
       return;
     }
     const attempted = await fetchWithRetries(ctx.fetcher, task.url, row.host, ctx.options.retry, signal);
@@ -86,33 +92,33 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
     await ctx.options.turn?.(); // parsing, scoring and the commit: one turn (`crawl-options.ts`)
     if (signal.aborted) {
       // Stopped mid-fetch: the page was never recorded, so it stays to be fetched.
-      ctx.store.requeue(task.url);
+      await ctx.frontier.requeue(task.url);
       return;
     }
     await runHooks(ctx.options.hooks, 'afterFetch', fetched, task);
     const { record: page, children, text } = await parseAndScore(ctx, task, fetched, attempts);
-    if (!(await record(page, children, text))) ctx.store.requeue(task.url);
+    if (!(await record(page, children, text))) await ctx.frontier.requeue(task.url);
   } catch (error) {
     if (signal.aborted && !recorded) {
       // fetchPage and the waits reject with the stop's reason: not the page's failure, so keep it queued.
-      ctx.store.requeue(task.url);
+      await ctx.frontier.requeue(task.url);
       return;
     }
     const reaction = reactionTo(error);
     if (reaction === 'stop-crawl') {
-      if (!recorded) ctx.store.requeue(task.url);
+      if (!recorded) await ctx.frontier.requeue(task.url);
       throw error;
     }
     if (recorded) {
       // A pageStored hook failed after the page was safely recorded: report, go on.
       ctx.options.log(`crawl: a pageStored hook failed for ${task.url}: ${errorLine(error)}`);
     } else if (reaction === 'skip-url') {
-      ctx.store.drop(task.url, (error as Error).message);
+      await ctx.frontier.drop(task.url, (error as Error).message);
     } else {
       const page = fetched ? fetchedRecord(task, fetched, attempts) : baseRecord(task, {});
       const committed = await commitFetched(ctx, { ...page, outcome: 'error', error: errorLine(error) }, [], undefined, undefined);
       if (!committed) {
-        ctx.store.requeue(task.url);
+        await ctx.frontier.requeue(task.url);
         return;
       }
       await report(ctx, committed);
@@ -186,7 +192,8 @@ async function commitFetched(ctx: UrlContext, record: PageRecord, children: Fron
   if (!ctx.warc) return commit(ctx, record, children, extras);
   if (ctx.signal.aborted) return undefined;
   const serialized = await serializePage(withRankLast(record), record.outcome === 'ok' ? fetched?.raw : undefined);
-  return ctx.warc.append(serialized, (warc) => commit(ctx, record, children, { ...extras, warc }));
+  // WARC output runs with the store's own frontier only (`crawl-options.ts`), whose commit is synchronous.
+  return ctx.warc.append(serialized, (warc) => commit(ctx, record, children, { ...extras, warc }) as Committed | undefined);
 }
 
 /** The record with `rank` and `logOdds` as its last keys, as the store gives it back (pages.jsonl lines alike). */
@@ -210,14 +217,28 @@ interface Committed {
  * Its sync to disk is asked for in the same step, so pages are reported in commit order (the
  * syncs resolve their waiters in the order they asked).
  */
-function commit(ctx: UrlContext, record: PageRecord, children: FrontierEntry[], extras: PageExtras = {}): Committed | undefined {
+function commit(ctx: UrlContext, record: PageRecord, children: FrontierEntry[], extras: PageExtras = {}): MaybePromise<Committed | undefined> {
   if (ctx.signal.aborted) return undefined;
-  const stored = ctx.store.recordPage(withRankLast(record), children, Date.now(), extras);
-  const onDisk = ctx.store.durable();
+  const recorded = ctx.frontier.record(withRankLast(record), children, extras);
+  // A shared frontier answers later: its page is counted then (or not at all, when another
+  // worker recorded the URL first, or the crawl's budget was spent: then this worker stops).
+  if (!(recorded instanceof Promise)) return recorded && counted(ctx, recorded);
+  return recorded.then((stored) => {
+    if (stored === undefined) {
+      if (ctx.frontier.budgetSpent?.()) ctx.stop();
+      return undefined;
+    }
+    return counted(ctx, stored);
+  });
+}
+
+/** A page just recorded: the counters, and its sync to disk asked for; the page that reaches maxPages stops the run. */
+function counted(ctx: UrlContext, stored: PageRecord): Committed {
+  const onDisk = ctx.durable();
   onDisk.catch(() => {}); // `report` takes the failure; it must not count as unhandled before then
   ctx.state.settled(stored, hostOf(stored.url));
   ctx.recorded?.(stored);
-  if (!ctx.state.budgetLeft) ctx.stop();
+  if (!ctx.state.budgetLeft || ctx.frontier.budgetSpent?.()) ctx.stop();
   return { record: stored, onDisk };
 }
 
@@ -230,7 +251,7 @@ async function report(ctx: UrlContext, { record, onDisk }: Committed): Promise<v
   try {
     await onDisk;
   } catch (error) {
-    throw new StopCrawlError(`crawl store: ${ctx.store.path} could not be synced to disk: ${errorLine(error)}`, { cause: error });
+    throw new StopCrawlError(`the crawl store could not be synced to disk: ${errorLine(error)}`, { cause: error });
   }
   ctx.jsonl.append(record);
   ctx.options.onProgress?.(ctx.state.progress(false));

@@ -19,6 +19,10 @@
  * caller's wait, not the fetch the others share; `close()` ends every fetch still in flight.
  * Crawl-delay is read for our user agent's group (or `*`) and capped at `maxCrawlDelayMs`, so a
  * hostile `Crawl-delay: 86400` cannot park a worker for a day.
+ *
+ * Several crawl processes on one shared frontier (`shared`) fetch a host's robots.txt once per
+ * crawl: one process fetches it, the others read what it stored. Only lasting answers (rules,
+ * allow-all) are shared; "unreachable for now" is each process's own, and asked again.
  */
 import robotsParser from 'robots-parser';
 import type { Dispatcher } from 'undici';
@@ -45,13 +49,27 @@ export interface RobotsCacheOptions {
   unreachableRetryMs?: number;
   /** Upper bound on an honoured Crawl-delay, in ms. Default 30 000. */
   maxCrawlDelayMs?: number;
+  /** robots.txt answers shared with other crawl processes (`frontier/redis/shared-robots.ts`). Default none. */
+  shared?: SharedRobots;
+}
+
+/** A robots.txt answer that lasts for the crawl, in plain data, as processes share it. */
+export type LastingRobots = { kind: 'rules'; status: number; text: string; droppedRules: number } | { kind: 'allow-all'; status: number; reason: string };
+
+export interface SharedRobots {
+  /**
+   * What one process fetched for `origin`: the first to ask runs `fetchHere` and stores a lasting
+   * answer; the others wait for it and read it. Undefined when the answer did not last (the
+   * fetcher found robots.txt unreachable): each process then asks for itself.
+   */
+  once(origin: string, fetchHere: () => Promise<LastingRobots | undefined>, signal: AbortSignal): Promise<LastingRobots | undefined>;
 }
 
 type RobotsRules = ReturnType<typeof robotsParser>;
 
 /** What is known about one origin's robots.txt. */
 export type RobotsVerdict =
-  | { kind: 'rules'; rules: RobotsRules; status: number; droppedRules: number }
+  | { kind: 'rules'; rules: RobotsRules; status: number; droppedRules: number; text: string }
   | { kind: 'allow-all'; status: number; reason: string }
   | { kind: 'disallow-all'; status: number; reason: string; until: number; transient: boolean; noAnswer?: NoAnswer };
 
@@ -128,7 +146,30 @@ export class RobotsCache {
     return pending;
   }
 
+  /** The origin's verdict: fetched here, or, with `shared`, by whichever process asked first. */
   private async load(origin: string): Promise<RobotsVerdict> {
+    const { shared } = this.options;
+    if (!shared) return this.fetchVerdict(origin);
+    let fetched: RobotsVerdict | undefined;
+    const lasting = await shared
+      .once(
+        origin,
+        async () => {
+          fetched = await this.fetchVerdict(origin);
+          if (fetched.kind === 'rules') return { kind: 'rules', status: fetched.status, text: fetched.text, droppedRules: fetched.droppedRules };
+          if (fetched.kind === 'allow-all') return { kind: 'allow-all', status: fetched.status, reason: fetched.reason };
+          return undefined;
+        },
+        this.closing.signal,
+      )
+      .catch(() => undefined); // the shared store failing: this process asks for itself
+    if (fetched) return fetched;
+    if (lasting?.kind === 'rules') return { ...lasting, rules: robotsParser(`${origin}/robots.txt`, lasting.text) };
+    if (lasting) return lasting;
+    return this.fetchVerdict(origin);
+  }
+
+  private async fetchVerdict(origin: string): Promise<RobotsVerdict> {
     const { fetch } = this.options;
     const dispatcher = this.options.dispatcher ?? sharedAgent(fetch.connectTimeoutMs);
     let url = `${origin}/robots.txt`;
@@ -155,7 +196,7 @@ export class RobotsCache {
         // Rules found through a redirect still govern the origin that was asked about.
         if ('text' in result) {
           const bounded = boundRobotsRules(result.text ?? '');
-          return { kind: 'rules', rules: robotsParser(`${origin}/robots.txt`, bounded.text), status, droppedRules: bounded.dropped };
+          return { kind: 'rules', rules: robotsParser(`${origin}/robots.txt`, bounded.text), status, droppedRules: bounded.dropped, text: bounded.text };
         }
         if (REDIRECT_STATUSES.has(status) && result.location && hop < MAX_ROBOTS_REDIRECTS) {
           const next = parseHttpUrl(new URL(result.location, url).href);

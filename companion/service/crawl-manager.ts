@@ -36,6 +36,8 @@ export interface CrawlManagerOptions {
   crawlsDir: string;
   models: ModelRegistry;
   log: (line: string) => void;
+  /** A Redis URL every crawl runs on (`RunDeps.frontier`); undefined: each crawl's own store. */
+  frontier?: string;
 }
 
 export class CrawlManager {
@@ -53,6 +55,7 @@ export class CrawlManager {
       log: options.log,
       turn: turns.take,
       models: this.#decoded,
+      ...(options.frontier !== undefined ? { frontier: options.frontier } : {}),
       // Not `this.#tokenizer ??= (await import(…)).load…()`: every crawl that asked before the
       // import settled made a tokenizer of its own (seven 50,000-text caches alive in the soak).
       tokenizer: () => (this.#tokenizer ??= import('../platform/jieba-node.ts').then((jieba) => jieba.loadNodeTokenizer())),

@@ -41,6 +41,19 @@ export interface RunDeps {
   turn(): Promise<void>;
   /** Model files decoded once for the service, loaded one at a time (`model-registry.ts`). */
   models: DecodedModels;
+  /**
+   * The service's shared frontier (`serve --frontier`, `LINKSCENT_FRONTIER`): each crawl runs on
+   * it as `?crawl=<its id>`, so `linkscent crawl --frontier <it>?crawl=<id>` processes on any
+   * machine join it. Undefined: crawls run on their store's own frontier.
+   */
+  frontier?: string;
+}
+
+/** The crawl's shared frontier URL: the service's, naming the crawl by its id. */
+export function crawlFrontier(base: string, id: string): string {
+  const url = new URL(base);
+  url.searchParams.set('crawl', id);
+  return url.href;
 }
 
 /** Starts a run of `entry` in the background; `entry.run.done` settles when it is over. */
@@ -55,6 +68,7 @@ async function execute(entry: CrawlEntry, run: Run, resume: boolean, deps: RunDe
   const elapsedBefore = entry.record.elapsedBeforeMs;
   try {
     const { strategy, topic, nbOptions } = await strategyFor(entry, deps);
+    const frontier = deps.frontier === undefined ? null : crawlFrontier(deps.frontier, entry.id);
     const parts = topicCrawlParts({
       topic,
       scoresAreModel: plan.strategy === 'nb',
@@ -80,6 +94,7 @@ async function execute(entry: CrawlEntry, run: Run, resume: boolean, deps: RunDe
       warc: plan.warc ? { maxFileBytes: DEFAULT_WARC_FILE_BYTES } : null,
       storeText: plan.storeText ?? false,
       storeCacheKiB: SERVED_STORE_CACHE_KIB,
+      frontier,
       hooks: parts.hooks,
       pageJudge: parts.pageJudge,
       relevanceThreshold: parts.relevanceThreshold,
@@ -111,7 +126,9 @@ async function strategyFor(entry: CrawlEntry, deps: RunDeps): Promise<{ strategy
   const tokenizer = await deps.tokenizer();
   const loaded = await deps.models.serial(() => loadLinkScorer(join(entry.dir, MODEL_FILE), tokenizer, topic.id, deps.models));
   if (plan.strategy !== 'nb') return { strategy: createStrategy('bfs'), topic: loaded.topic };
-  const nb = nbCrawl(loaded, NB_DEFAULTS, false, (line) => deps.log(`crawl ${entry.id}: ${line}`));
+  // On a shared frontier, nb runs without what is kept per process (`crawl-options.ts`).
+  const parts = deps.frontier === undefined ? NB_DEFAULTS : { ...NB_DEFAULTS, onlineEvery: null, hostBudget: null };
+  const nb = nbCrawl(loaded, parts, false, (line) => deps.log(`crawl ${entry.id}: ${line}`));
   return { strategy: nb.strategy, topic: loaded.topic, nbOptions: nb.options };
 }
 

@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { oneLine } from '../platform/one-line.ts';
+import { parseRedisFrontierUrl } from '../frontier/redis/redis-url.ts';
 import { handleApi, type ApiContext } from './api-routes.ts';
 import { resolveHome, resolvePort, ServiceConfig } from './config.ts';
 import { CrawlManager } from './crawl-manager.ts';
@@ -33,6 +34,12 @@ export interface ServiceOptions {
   log?: (line: string) => void;
   /** Event streams open at once (`GET /api/crawls/:id/events`); one more is 503. Default 256. */
   maxEventStreams?: number;
+  /**
+   * Run every crawl on a frontier shared through Redis (`redis://host:port/db`), each crawl named
+   * by its id, so other `linkscent crawl --frontier …?crawl=<id>` processes can join it. Default
+   * `LINKSCENT_FRONTIER`, else none (each crawl's own store). A bad URL fails the start, in one line.
+   */
+  frontier?: string;
 }
 
 export interface RunningService {
@@ -54,7 +61,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const home = options.home ?? resolveHome();
   const config = ServiceConfig.open(home, { resetPairing: options.resetPairing ?? false, log });
   const models = new ModelRegistry(config.modelsDir);
-  const crawls = new CrawlManager({ crawlsDir: config.crawlsDir, models, log });
+  const frontier = options.frontier ?? (process.env.LINKSCENT_FRONTIER || undefined);
+  if (frontier !== undefined) parseRedisFrontierUrl(frontier); // a bad one is one line, before anything runs
+  const crawls = new CrawlManager({ crawlsDir: config.crawlsDir, models, log, ...(frontier !== undefined ? { frontier } : {}) });
 
   const server = createServer();
   try {

@@ -10,6 +10,7 @@ import { CRAWL_LIMITS } from '../../crawl/crawl-limits.ts';
 import type { CrawlOptionsInput } from '../../crawl/crawl-options.ts';
 import { nbCrawl, type NbParts } from '../../crawl/nb-crawl.ts';
 import { readTextFile } from '../../platform/input-files.ts';
+import { parseRedisFrontierUrl } from '../../frontier/redis/redis-url.ts';
 import type { Args } from '../args.ts';
 import { CliFailure, UsageError } from '../errors.ts';
 import type { CliIo } from '../io.ts';
@@ -18,7 +19,7 @@ import { checkSeedArgs, crawlLimitOptions, EXIT_INTERRUPTED, installInterrupt, s
 export async function run(args: Args, io: CliIo): Promise<number | void> {
   const seeds = checkSeedArgs(args.positionals);
   const resume = args.flag('resume');
-  if (seeds.length === 0 && !resume) throw new UsageError('missing <seed-url> (or --resume to continue the crawl in --out)');
+  if (seeds.length === 0 && !resume && !args.has('frontier')) throw new UsageError('missing <seed-url> (or --resume to continue the crawl in --out)');
   const maxPages = args.positiveInt('max-pages', CRAWL_LIMITS.maxPages);
   const outDir = args.requireString('out');
   const modelPath = args.string('model');
@@ -37,6 +38,7 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
   if (args.has('warc-max-bytes') && !args.flag('warc')) throw new UsageError('--warc-max-bytes goes with --warc');
   const warc = args.flag('warc') ? { maxFileBytes: args.positiveInt('warc-max-bytes') } : null;
   const storeText = args.flag('store-text');
+  const frontier = frontierOf(args);
 
   const [{ runCrawl }, { createStrategy, StrategyConfigError }, { createProgressReporter }, { loadNodeTokenizer }, { readKnowledgeBaseFile }] = await Promise.all([
     import('../../crawl/crawler.ts'),
@@ -87,6 +89,7 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
       pageJudge,
       warc,
       storeText,
+      frontier,
       signal: interrupt.signal,
       onProgress: createProgressReporter(),
       log: (line) => io.warn(line),
@@ -167,6 +170,18 @@ function focusOptions(args: Args, strategyName: string): NbParts {
     onlineEvery: args.flag('no-online') ? null : args.positiveInt('online-every'),
     hostBudget: args.flag('no-host-budget') ? null : args.positiveInt('host-budget'),
   };
+}
+
+/** --frontier, checked before anything is loaded (a bad URL is bad usage, exit 2); null without it. */
+function frontierOf(args: Args): string | null {
+  const value = args.string('frontier');
+  if (value === undefined) return null;
+  try {
+    parseRedisFrontierUrl(value);
+  } catch (error) {
+    throw new UsageError((error as Error).message, { cause: error });
+  }
+  return value;
 }
 
 /** --topic keywords or --topic-file's text (not both). */

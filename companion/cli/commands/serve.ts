@@ -16,6 +16,7 @@ export async function run(args: Args, io: CliIo): Promise<void> {
     service = await startService({
       ...(port !== undefined ? { port } : {}),
       resetPairing: args.flag('reset-pairing'),
+      ...(args.has('frontier') ? { frontier: args.string('frontier')! } : {}),
       log: (line) => io.warn(line),
     });
   } catch (error) {

@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateCrawlOptions } from '../../../companion/crawl/crawl-options.ts';
+import { SqliteFrontier } from '../../../companion/crawl/sqlite-frontier.ts';
 import { CrawlState } from '../../../companion/crawl/crawl-state.ts';
 import { createStrategy } from '../../../companion/crawl/strategies/index.ts';
 import { CrawlStore } from '../../../companion/store/crawl-store.ts';
@@ -23,7 +24,7 @@ function state(): CrawlState {
   const out = join(dir, 'out');
   const store = CrawlStore.open(out, { create: true });
   cleanups.push(() => store.close(), cleanup);
-  return new CrawlState(store, validateCrawlOptions({ seeds: ['http://a.test/'], outDir: out, maxPages: 10, strategy: createStrategy('bfs') }));
+  return new CrawlState(store, validateCrawlOptions({ seeds: ['http://a.test/'], outDir: out, maxPages: 10, strategy: createStrategy('bfs') }), new SqliteFrontier(store));
 }
 
 describe('CrawlState set-aside hosts', () => {

@@ -241,7 +241,7 @@ describe('runCrawl (bfs on a loopback site)', () => {
     });
     const failure = runCrawl(o);
     await expect(failure).rejects.toThrow(StopCrawlError);
-    await expect(failure).rejects.toThrow(/^crawl store: \S+crawl\.sqlite could not be synced to disk: Error: ENOENT: no such file or directory, open '\S+crawl\.sqlite-wal'$/);
+    await expect(failure).rejects.toThrow(/^the crawl store could not be synced to disk: Error: ENOENT: no such file or directory, open '\S+crawl\.sqlite-wal'$/);
     expect(readPages(o.outDir)).toHaveLength(3); // the pages before: reported, each synced
   });
 });
