@@ -28,6 +28,10 @@
  *                        fetched (pages requested)
  *   P counts       HASH  queued, pages (records), recorded (pages requested), dropped, reaped,
  *                        duplicates
+ *   P learn:counts HASH  the shared online learning's summed count increments
+ *                        (`crawl/learning-delta.ts` names the fields)
+ *   P learn:version STR  bumped by every push of increments: workers refresh when it moved
+ *   P learn:pushed HASH  a worker's store id → the last page (its fetch order) it pushed
  *
  * Time is Redis's (`TIME`), one clock for every machine. Keys derived inside a script (host:HOST)
  * are not declared in KEYS: fine on one Redis; on a cluster the hash tag keeps them with the
@@ -323,4 +327,40 @@ local key = P .. 'host:' .. ARGV[2]
 local until_ms = now_ms() + tonumber(ARGV[3])
 if tonumber(redis.call('HGET', key, 'next') or '0') < until_ms then redis.call('HSET', key, 'next', until_ms) end
 return 0
+`;
+
+/**
+ * Online learning's push (`shared-learning.ts`): one update's count increments added to the
+ * shared model, and its version moved, at most once per (store, upToSeq). ARGV: P, store id,
+ * upToSeq, then (field, increment) pairs. A push whose upToSeq is not above the store's last one
+ * is a retry or a restarted worker's second push of the same pages, and changes nothing. Fields
+ * that sum to zero (a link moved from one level to another) are deleted. Returns the version.
+ */
+export const LEARN = `${PRELUDE}
+local id, upTo = ARGV[2], tonumber(ARGV[3])
+local last = tonumber(redis.call('HGET', P .. 'learn:pushed', id) or '0')
+if upTo <= last then return tonumber(redis.call('GET', P .. 'learn:version') or '0') end
+for i = 4, #ARGV, 2 do
+  if redis.call('HINCRBY', P .. 'learn:counts', ARGV[i], ARGV[i + 1]) == 0 then redis.call('HDEL', P .. 'learn:counts', ARGV[i]) end
+end
+redis.call('HSET', P .. 'learn:pushed', id, upTo)
+return redis.call('INCR', P .. 'learn:version')
+`;
+
+/**
+ * New scores for queued URLs after online learning, higher or lower (ZADD XX, not GT: what the
+ * model learned may make a link worse). A URL no longer queued (claimed, settled) is left alone.
+ * ARGV: P, then (url, host, score) per URL. Returns how many were queued.
+ */
+export const RESCORE = `${PRELUDE}
+local n = 0
+for i = 2, #ARGV, 3 do
+  local url, host = ARGV[i], ARGV[i + 1]
+  local st, seq = state_of(url)
+  if st == 'q' then
+    redis.call('ZADD', P .. 'queue', 'XX', ARGV[i + 2], member(seq, host, url))
+    n = n + 1
+  end
+end
+return n
 `;
