@@ -106,7 +106,9 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
   // The seed check's failed robots.txt questions were this crawl's first (see seed-check.ts).
   for (const { host, until, reason } of session.seedRobotsFailures) state.countSeedVerdict(host, until, reason);
   const claimWindow = options.strategy.claimWindow ?? DEFAULT_CLAIM_WINDOW;
-  const budget = options.hostBudget === null ? undefined : new HostBudget(store, options.hostBudget, options.relevanceThreshold);
+  // A shared frontier keeps the host budget itself, with every worker's pages (`lua-scripts.ts`,
+  // COMMIT), and lowers the scores it queues: this process adds no penalty of its own.
+  const budget = options.hostBudget === null || frontier.kind !== 'sqlite' ? undefined : new HostBudget(store, options.hostBudget, options.relevanceThreshold);
   const hostPenalty = (host: string) => budget?.penalty(host) ?? 0;
   // On a shared frontier the workers learn into one model (`shared-learning.ts`), made from the
   // models as loaded: before the learner, which would otherwise replay this store's examples.

@@ -4,7 +4,8 @@
  * model whose topic patterns judge the pages. Both learn, into one model: the shared counts
  * moved once per push, both processes pushed, and the model every worker rebuilds from Redis
  * (the model file + the shared counts) has exactly the counts of the model file with every
- * example both processes learned added to it.
+ * example both processes learned added to it. The host budget runs too, on the crawl's counts:
+ * every page requested, by either process, is counted for its host once.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,11 +60,11 @@ function learnedIn(out: string): LearnedLink[] {
 }
 
 describe.skipIf(redisSkipReason)('two crawl processes learning into one model in Redis', () => {
-  it('both learn, and the shared model is the model file plus every example either learned', { timeout: 120_000 }, async () => {
+  it('both learn, the shared model is the model file plus every example either learned, and the host budget counts every page once', { timeout: 120_000 }, async () => {
     const frontier = `${redis.url}?crawl=learning`;
     const outs = ['w1', 'w2'].map((name) => join(dir, name));
     const crawls = outs.map((out) =>
-      startCli(['crawl', web.directory, '--model', model, '--max-pages', '60', '--online-every', '3', '--no-host-budget', '--delay-ms', String(DELAY_MS), '--concurrency', '2', '--out', out, '--frontier', frontier], { timeoutMs: 90_000 }),
+      startCli(['crawl', web.directory, '--model', model, '--max-pages', '60', '--online-every', '3', '--host-budget', '10', '--delay-ms', String(DELAY_MS), '--concurrency', '2', '--out', out, '--frontier', frontier], { timeoutMs: 90_000 }),
     );
     for (const result of await Promise.all(crawls.map((c) => c.done))) expect(result.code, result.stderr).toBe(0);
 
@@ -78,6 +79,10 @@ describe.skipIf(redisSkipReason)('two crawl processes learning into one model in
       expect(Object.keys(pushed)).toHaveLength(2); // one entry per worker's store
       const version = Number(await connection.client.get(prefix + KEY.learnVersion));
       expect(version).toBeGreaterThanOrEqual(2);
+      const budget = await connection.client.hGetAll(prefix + 'budget');
+      const counted = Object.entries(budget).filter(([field]) => field.startsWith('f|')).reduce((n, [, v]) => n + Number(v), 0);
+      expect(counted).toBe(Number(await connection.client.hGet(prefix + KEY.counts, 'recorded')));
+      expect(counted).toBeGreaterThan(0);
 
       // What any worker scores with after a refresh (a restarted one included): the file + Redis.
       const tokenizer = loadNodeTokenizer();

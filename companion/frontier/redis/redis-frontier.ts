@@ -38,6 +38,10 @@ export interface SharedLimits {
   maxPages: number;
   perHostConcurrency: number;
   maxPagesPerHost: number | null;
+  /** The host budget's pages per step (`crawl/host-budget.ts`); null or absent: none. The crawl's is its first worker's. */
+  hostBudget?: number | null;
+  /** Relevance at or above which a judged page is on topic, for the host budget. Default 0.5. */
+  relevanceThreshold?: number;
 }
 
 /** What the frontier keeps with a URL besides its score (P info). */
@@ -107,6 +111,8 @@ export class RedisFrontier implements Frontier {
     // maxPages is the crawl's, set by the worker that started it: every worker stops at one count.
     await client.hSetNX(metaKey, 'maxPages', String(this.limits.maxPages));
     this.limits.maxPages = Number(await client.hGet(metaKey, 'maxPages'));
+    // So is the host budget, kept by the scripts themselves (`lua-scripts.ts`, COMMIT).
+    await client.hSetNX(metaKey, 'hostBudget', String(this.limits.hostBudget ?? 0));
     const seedKey = this.prefix + 'seeds';
     if (seeds.length > 0) await client.sAdd(seedKey, seeds.map((seed) => seed.url));
     const all = await client.sMembers(seedKey);
@@ -189,7 +195,8 @@ export class RedisFrontier implements Frontier {
     const host = claimed?.host ?? new URL(page.url).hostname;
     this.#held.delete(page.url);
     const finalHost = page.finalUrl === page.url ? host : new URL(page.finalUrl).hostname;
-    const reply = (await this.#run(COMMIT, [page.url, host, page.finalUrl, finalHost, wasRequested(page.outcome) ? 1 : 0, this.limits.maxPages, ...entryArgs(children)])) as string[];
+    const judged = page.relevance === undefined ? '' : page.relevance >= (this.limits.relevanceThreshold ?? 0.5) ? '1' : '0';
+    const reply = (await this.#run(COMMIT, [page.url, host, page.finalUrl, finalHost, wasRequested(page.outcome) ? 1 : 0, this.limits.maxPages, judged, ...entryArgs(children)])) as string[];
     if (reply[0] === 'budget') {
       this.#budgetSpent = true;
       this.#recorded = Number(reply[1]);
