@@ -120,7 +120,8 @@ export interface CrawlOptions {
    * Where the frontier lives: null for the crawl store's own (SQLite, one process; the default),
    * or a Redis URL, `redis://host:port/db[?crawl=NAME&lease=MS]`, that any number of crawl
    * processes share (`frontier/redis/redis-frontier.ts`). Each process keeps its own pages in
-   * `outDir`. Checked here; online learning, the host budget and WARC output need the default.
+   * `outDir`. Checked here; WARC output needs the default (online learning and the host budget are
+   * shared through Redis).
    */
   frontier: string | null;
   /** The crawl store's SQLite page cache in KiB (`OpenStoreOptions.cacheKiB`). Default the build's, 16,000 KiB. */
@@ -272,8 +273,9 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
 
 /**
  * A shared frontier's URL is well formed, and the crawl uses nothing that is kept per process
- * while the frontier is shared: online learning and the host budget re-score the frontier from
- * one process's pages, and WARC records are committed with the page's transaction.
+ * while the frontier is shared: WARC records are committed with the page's transaction. Online
+ * learning (`shared-learning.ts`) and the host budget (`lua-scripts.ts`, COMMIT) are shared
+ * through Redis.
  */
 function checkSharedFrontier(options: CrawlOptions): void {
   try {
@@ -281,6 +283,5 @@ function checkSharedFrontier(options: CrawlOptions): void {
   } catch (error) {
     throw new CrawlOptionsError((error as Error).message, { cause: error });
   }
-  const unshared = [options.online ? 'online learning' : undefined, options.hostBudget !== null ? 'the host budget' : undefined, options.warc !== null ? 'WARC output' : undefined].filter((x) => x !== undefined);
-  if (unshared.length > 0) throw new CrawlOptionsError(`a shared frontier (--frontier redis://…) does not work with ${unshared.join(', ')} yet; drop it (nb: --no-online --no-host-budget)`);
+  if (options.warc !== null) throw new CrawlOptionsError('a shared frontier (--frontier redis://…) does not work with WARC output yet; drop it');
 }

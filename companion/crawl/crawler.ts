@@ -106,11 +106,17 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
   // The seed check's failed robots.txt questions were this crawl's first (see seed-check.ts).
   for (const { host, until, reason } of session.seedRobotsFailures) state.countSeedVerdict(host, until, reason);
   const claimWindow = options.strategy.claimWindow ?? DEFAULT_CLAIM_WINDOW;
-  const budget = options.hostBudget === null ? undefined : new HostBudget(store, options.hostBudget, options.relevanceThreshold);
+  // A shared frontier keeps the host budget itself, with every worker's pages (`lua-scripts.ts`,
+  // COMMIT), and lowers the scores it queues: this process adds no penalty of its own.
+  const budget = options.hostBudget === null || frontier.kind !== 'sqlite' ? undefined : new HostBudget(store, options.hostBudget, options.relevanceThreshold);
   const hostPenalty = (host: string) => budget?.penalty(host) ?? 0;
+  // On a shared frontier the workers learn into one model (`shared-learning.ts`), made from the
+  // models as loaded: before the learner, which would otherwise replay this store's examples.
+  const shared = options.online && frontier.shareLearning ? await frontier.shareLearning(options.online.models, store, options.strategy.fingerprint ?? null) : undefined;
   const learner = options.online
-    ? new OnlineLearner(store, options.strategy, options.online.models, { ...options.online, relevanceThreshold: options.relevanceThreshold, turn: options.turn }, hostPenalty)
+    ? new OnlineLearner(store, options.strategy, options.online.models, { ...options.online, relevanceThreshold: options.relevanceThreshold, turn: options.turn, ...(shared ? { shared } : {}) }, hostPenalty)
     : undefined;
+  await learner?.start();
   // A WARC file that cannot be opened fails the run here; the session's close frees the rest.
   const warc = options.warc ? openWarc(options, session.seeds, store) : undefined;
   // The run's one stop: the caller's abort, or the page that completes maxPages (`commit`).
@@ -143,11 +149,9 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
 
   async function worker(): Promise<void> {
     while (!stop.signal.aborted && failure === undefined) {
-      if (options.turn) {
-        await options.turn();
-        failure ??= learner?.failure; // a background update (with turns) that failed stops the run
-        if (stop.signal.aborted || failure !== undefined) break;
-      }
+      if (options.turn) await options.turn();
+      failure ??= learner?.failure; // a background update (with turns, or shared) that failed stops the run
+      if (stop.signal.aborted || failure !== undefined) break;
       const now = Date.now(); // one clock for what is set aside and for how long to wait (CrawlState.deferredHosts)
       const setAside = state.deferredHosts(now);
       let row: FrontierRow | undefined;

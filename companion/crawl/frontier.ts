@@ -16,6 +16,9 @@
  */
 import type { ClaimDecision } from '../store/frontier-queries.ts';
 import type { FrontierEntry, FrontierRow, PageExtras, PageRecord } from '../store/records.ts';
+import type { CrawlStore } from '../store/crawl-store.ts';
+import type { OnlineModels } from './online-learning.ts';
+import type { SharedLearning } from './shared-learning.ts';
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -59,6 +62,11 @@ export interface Frontier {
   recordedEverywhere?(): number;
   /** Shared frontiers only: true once the crawl's pages, counted over every process, reached maxPages. */
   budgetSpent?(): boolean;
+  /**
+   * Shared frontiers only: online learning shared by every process (`shared-learning.ts`), from
+   * `models` as loaded, before anything was learned; `fingerprint` is the strategy's (its model's).
+   */
+  shareLearning?(models: OnlineModels, store: CrawlStore, fingerprint: string | null): Promise<SharedLearning>;
   /** Releases what the frontier holds open (timers, connections); the store is closed by its session. */
   close(): Promise<void>;
 }

@@ -28,6 +28,30 @@
  *
  * On resume the stored examples are replayed into the models (`add` is exact and order-free), so
  * a resumed crawl scores with the models it had when it stopped.
+ *
+ * On a shared frontier (`shared`, `shared-learning.ts`) several processes learn into one model:
+ *
+ *   - An update does not `add` to this process's models: it pushes its examples' count
+ *     increments (`learning-delta.ts`) to the shared counts, saves them in the store as always,
+ *     and refreshes the models from the shared counts (taught model + every process's
+ *     increments) when the shared version moved. The refresh comes with each update, every
+ *     `every` of this process's pages: the models matter for the frontier through the re-scoring
+ *     that follows an update, and links scored between two refreshes are re-scored at the next
+ *     one if they reach the head; reading more often would cost a read of the whole shared model
+ *     per page for scores that the next re-scoring replaces.
+ *   - Re-scoring covers the best `rescoreTop` rows of the shared queue, whoever queued them, not
+ *     only this process's links: every process claims from that head, so it must be ordered by
+ *     the shared model, and a process cannot tell its rows from the others'. With W processes each
+ *     updating every `every` of its pages, the head is re-scored about once per `every` pages of
+ *     the whole crawl, as in one process. A new score may be lower (ZADD XX, not GT).
+ *   - Levels follow this process's discovery tree: the chain of parents of the pages it recorded.
+ *     Where a page's parent was fetched by another process, the chain ends, since the link into
+ *     that parent is the other process's example; levels stay upper bounds of the distance, and
+ *     fewer links get one than in a single process.
+ *   - Push first, local save second: a kill between the two leaves increments pushed for pages
+ *     the store has not learned yet. The push is keyed by the store's last learned page, so on
+ *     restart `start()` learns those pages again without pushing them, then rebuilds the models
+ *     from the shared counts.
  */
 import type { LinkContext } from '../../shared/contexts/types.ts';
 import type { FeatureVector } from '../../shared/features/types.ts';
@@ -37,6 +61,8 @@ import type { Label } from '../../shared/model/types.ts';
 import type { CrawlStore } from '../store/crawl-store.ts';
 import type { FrontierRow, LearnedLink, LinkText } from '../store/records.ts';
 import type { CrawlStrategy } from './strategies/crawl-strategy.ts';
+import { CountDelta } from './learning-delta.ts';
+import type { SharedLearning } from './shared-learning.ts';
 
 /** Pages between two updates. */
 export const DEFAULT_ONLINE_EVERY = 50;
@@ -59,6 +85,11 @@ export interface OnlineLearningOptions {
    * `pageRecorded` returns at once. Default none: the update is done within `pageRecorded`.
    */
   turn?: () => Promise<void>;
+  /**
+   * A shared frontier's model (see the file header): updates run in the background (as with
+   * `turn`, which is not used then), push their increments there and refresh the models from it.
+   */
+  shared?: SharedLearning;
 }
 
 /** Queued rows re-scored in one turn when updates run in turns (≈ 5–10 ms of scoring). */
@@ -138,20 +169,33 @@ export class OnlineLearner {
   }
 
   /**
+   * Shared learning only (a no-op otherwise), before the crawl: learns again, without pushing,
+   * the pages whose increments were pushed but not saved here (a kill between the two), then
+   * builds the models from the shared counts.
+   */
+  async start(): Promise<void> {
+    const shared = this.options.shared;
+    if (shared === undefined) return;
+    const pushed = await shared.pushedUpTo();
+    if (pushed > this.#seq) this.#save(this.#learn(new CountDelta(), pushed), []);
+    await shared.refresh();
+  }
+
+  /**
    * Counts a recorded page; every `every` pages, learns (`update`). With `turn`, the update runs
    * in the background and this returns undefined; one update at a time, and pages recorded
    * meanwhile count towards the next.
    */
   pageRecorded(): UpdateSummary | undefined {
     if (++this.#pagesSinceUpdate < this.options.every) return undefined;
-    const turn = this.options.turn;
-    if (turn === undefined) {
+    const { turn, shared } = this.options;
+    if (turn === undefined && shared === undefined) {
       this.#pagesSinceUpdate = 0;
       return this.update();
     }
     if (this.#running === undefined && this.#failure === undefined) {
       this.#pagesSinceUpdate = 0;
-      this.#running = this.#updateInTurns(turn)
+      this.#running = (shared ? this.updateShared() : this.#updateInTurns(turn!))
         .then(() => undefined, (error: unknown) => void (this.#failure = error))
         .finally(() => (this.#running = undefined));
     }
@@ -170,8 +214,28 @@ export class OnlineLearner {
 
   /** Turns the pages recorded since the last update into examples, updates the models, re-scores. */
   update(): UpdateSummary {
+    if (this.options.shared) throw new Error('online learning: a shared model is updated by updateShared()');
     const learned = this.#learn();
     return this.#save(learned, this.#rescored(this.#rescoreRows()));
+  }
+
+  /**
+   * `update` on a shared model (see the file header): the examples' increments pushed, saved
+   * here, the models refreshed from the shared counts, the shared queue's head re-scored.
+   */
+  async updateShared(): Promise<UpdateSummary> {
+    const shared = this.options.shared;
+    if (shared === undefined) throw new Error('online learning: updateShared() needs a shared model');
+    const before = this.#seq;
+    const delta = new CountDelta();
+    const learned = this.#learn(delta);
+    if (learned.seq > before && delta.size > 0) await shared.push(learned.seq, delta);
+    const summary = this.#save(learned, []);
+    await shared.refresh();
+    if (!this.strategy.rescore || this.options.rescoreTop === 0) return summary;
+    const scores = this.#rescored(await shared.bestQueued(this.options.rescoreTop));
+    await shared.setScores(scores);
+    return { ...summary, rescored: scores.length };
   }
 
   /**
@@ -191,9 +255,22 @@ export class OnlineLearner {
     return this.#save(learned, scores);
   }
 
-  /** The examples of the pages recorded since the last update, added to the models. */
-  #learn(): Learning {
+  /**
+   * The examples of the pages recorded since the last update (up to page `upToSeq`), added to the
+   * models, or with `delta` (a shared model) counted there and the models left as they are.
+   */
+  #learn(delta?: CountDelta, upToSeq = Infinity): Learning {
     const { links, levels, features } = this.models;
+    const addLink = delta ? (x: FeatureVector, y: Label) => delta.linkAdded(x, y) : (x: FeatureVector, y: Label) => links.add(x, y);
+    const moveLevel = (x: FeatureVector, from: number | undefined, to: number) => {
+      if (delta) {
+        if (from !== undefined) delta.levelChanged(x, from, -1);
+        delta.levelChanged(x, to, +1);
+        return;
+      }
+      if (from !== undefined) levels!.remove(x, from);
+      levels!.add(x, to);
+    };
     const L = levels?.levels ?? 0;
     const added: LearnedLink[] = [];
     const fresh: Learned[] = [];
@@ -201,6 +278,7 @@ export class OnlineLearner {
     let positives = 0;
     const pages = this.store.settledPagesSince(this.#seq);
     for (const page of pages) {
+      if (page.seq > upToSeq) break;
       this.#seq = page.seq;
       if (page.parent === null) continue;
       this.#parentOf.set(page.url, page.parent);
@@ -208,7 +286,7 @@ export class OnlineLearner {
       if (page.relevance === null || !page.context) continue;
       const label: Label = page.relevance >= this.options.relevanceThreshold ? 1 : 0;
       const x = features(contextOf(page.url, page.parent, page.context));
-      links.add(x, label);
+      addLink(x, label);
       const learned: Learned = { id: 0, features: x, level: undefined };
       this.#inbound.set(page.url, learned);
       this.#inbound.set(page.finalUrl, learned);
@@ -222,8 +300,7 @@ export class OnlineLearner {
           const into = this.#inbound.get(url);
           if (into && (into.level === undefined || into.level > d)) {
             const x = into.features ?? this.#storedFeatures(into.id);
-            if (into.level !== undefined) levels.remove(x, into.level);
-            levels.add(x, d);
+            moveLevel(x, into.level, d);
             into.level = d;
             if (into.id !== 0) relevelled.set(into.id, d);
           }
@@ -262,13 +339,13 @@ export class OnlineLearner {
   }
 
   /** The rows' scores under the updated models (the host budget's step kept). */
-  #rescored(rows: readonly FrontierRow[]): { url: string; score: number }[] {
+  #rescored(rows: readonly FrontierRow[]): { url: string; host: string; score: number }[] {
     const rescore = this.strategy.rescore;
     if (!rescore) return [];
-    const scores: { url: string; score: number }[] = [];
+    const scores: { url: string; host: string; score: number }[] = [];
     for (const row of rows) {
       if (!row.context) continue;
-      scores.push({ url: row.url, score: rescore({ ...row, context: row.context }) - this.hostPenalty(row.host) });
+      scores.push({ url: row.url, host: row.host, score: rescore({ ...row, context: row.context }) - this.hostPenalty(row.host) });
     }
     return scores;
   }
@@ -283,12 +360,15 @@ export class OnlineLearner {
       this.#parentOf.set(page.url, page.parent);
       this.#parentOf.set(page.finalUrl, page.parent);
     }
-    replayLearnedLinks(this.store, this.models, (link) => {
+    const inbound = (link: LearnedLink) => {
       const learned: Learned = { id: link.id!, features: undefined, level: link.level };
       this.#inbound.set(link.url, learned);
       const finalUrl = finalOf.get(link.url);
       if (finalUrl !== undefined) this.#inbound.set(finalUrl, learned);
-    });
+    };
+    // A shared model is rebuilt from the shared counts (`start`), which hold these links already.
+    if (this.options.shared) this.store.learnedLinks().forEach(inbound);
+    else replayLearnedLinks(this.store, this.models, inbound);
   }
 }
 

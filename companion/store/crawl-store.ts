@@ -191,6 +191,19 @@ export class CrawlStore {
     return { ...page, seq };
   }
 
+  /**
+   * Records a page claimed from a shared frontier (`frontier/redis/redis-frontier.ts`): its URL's
+   * row, with the link context it was claimed with, is inserted as done in the same transaction,
+   * since that frontier's rows live in Redis and online learning reads a page's inbound link from
+   * here (`settledPagesSince`).
+   */
+  recordClaimedPage(claimed: FrontierEntry, page: PageRecord, now = Date.now(), extras: PageExtras = {}): PageRecord {
+    return this.transaction(() => {
+      this.#frontier.markDone(claimed, now);
+      return this.recordPage(page, [], now, extras);
+    });
+  }
+
   /** The page recorded for `url` (as requested, else as its final URL after redirects). */
   page(url: string): PageRecord | undefined {
     const raw = (this.#db.prepare(`SELECT * FROM pages WHERE url = ?`).get(url) ??

@@ -110,6 +110,16 @@ export class LevelClassifier {
     return fork;
   }
 
+  /** Takes `other`'s counts as its own (same L and α), as `NaiveBayes.assign`; `other` must not be used afterwards. */
+  assign(other: LevelClassifier): void {
+    if (other.levels !== this.levels || other.alpha !== this.alpha) {
+      throw new Error(`LevelClassifier.assign: ${other.levels} levels with alpha ${other.alpha} cannot replace ${this.levels} with alpha ${this.alpha}`);
+    }
+    this.#count = other.#count;
+    this.#tokens = other.#tokens;
+    this.#occurrences = other.#occurrences;
+  }
+
   /** Count_d for every level (a copy). */
   get levelCounts(): number[] {
     return [...this.#count];

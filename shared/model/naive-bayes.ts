@@ -100,6 +100,18 @@ export class NaiveBayes {
     return fork;
   }
 
+  /**
+   * Takes `other`'s counts as this model's own (same form and α): a crawl sharing its learning
+   * through Redis rebuilds the model it scores with in place, since its strategy holds this object.
+   * `other` must not be used afterwards.
+   */
+  assign(other: NaiveBayes): void {
+    if (other.form !== this.form || other.alpha !== this.alpha) {
+      throw new Error(`NaiveBayes.assign: a ${other.form} model with alpha ${other.alpha} cannot replace a ${this.form} one with alpha ${this.alpha}`);
+    }
+    this.#counts = other.#counts;
+  }
+
   /** |V|: features seen in training. */
   get vocabularySize(): number {
     return this.#counts.features.size;

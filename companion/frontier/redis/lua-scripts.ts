@@ -28,15 +28,39 @@
  *                        fetched (pages requested)
  *   P counts       HASH  queued, pages (records), recorded (pages requested), dropped, reaped,
  *                        duplicates
+ *   P budget       HASH  the shared host budget (`crawl/host-budget.ts`): f|HOST pages requested,
+ *                        o|HOST of them judged on topic, s|HOST its steps down now
+ *   P hqm:HOST     SET   HOST's members of P queue, while the crawl has a host budget (a step
+ *                        moves them without a scan of the queue)
+ *   P learn:counts HASH  the shared online learning's summed count increments
+ *                        (`crawl/learning-delta.ts` names the fields)
+ *   P learn:version STR  bumped by every push of increments: workers refresh when it moved
+ *   P learn:pushed HASH  a worker's store id → the last page (its fetch order) it pushed
  *
  * Time is Redis's (`TIME`), one clock for every machine. Keys derived inside a script (host:HOST)
  * are not declared in KEYS: fine on one Redis; on a cluster the hash tag keeps them with the
  * declared ones.
  */
+import { STEP } from '../../crawl/host-budget.ts';
 
 /** Helpers every script starts with. ARGV[1] is always the crawl's key prefix. */
 const PRELUDE = `
 local P = ARGV[1]
+-- The crawl's host budget: pages per step, set in P meta by the worker that started the crawl
+-- (RedisFrontier.join); 0: none, and no per-host index is kept.
+local BUDGET = tonumber(redis.call('HGET', P .. 'meta', 'hostBudget') or '0')
+local STEP = ${STEP}
+-- A score as queued on HOST: lowered by the host's budget steps.
+local function penalised(score, host)
+  if BUDGET == 0 then return score end
+  local steps = tonumber(redis.call('HGET', P .. 'budget', 's|' .. host) or '0')
+  if steps == 0 then return score end
+  return tonumber(score) - STEP * steps
+end
+local function index_member(host, m, add)
+  if BUDGET == 0 then return end
+  if add then redis.call('SADD', P .. 'hqm:' .. host, m) else redis.call('SREM', P .. 'hqm:' .. host, m) end
+end
 local function now_ms()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -56,12 +80,14 @@ end
 -- Puts a URL on the frontier. New: queued. Queued: keeps the higher of its two scores (seed
 -- 000), and the link that gave it. Leased, done or dropped: left alone. Returns 1 when changed.
 local function enqueue(url, host, score, info)
+  score = penalised(score, host)
   local key = fp(url)
   local st = redis.call('HGET', P .. 'state', key)
   if not st then
     local seq = redis.call('INCR', P .. 'seq')
     redis.call('HSET', P .. 'state', key, 'q' .. seq)
     redis.call('ZADD', P .. 'queue', score, member(seq, host, url))
+    index_member(host, member(seq, host, url), true)
     redis.call('HSET', P .. 'info', url, info)
     queued_change(host, 1)
     return 1
@@ -75,6 +101,7 @@ end
 -- A queued URL taken off the queue (claimed, recorded, dropped); its state is the caller's.
 local function unqueue(seq, host, url)
   redis.call('ZREM', P .. 'queue', member(seq, host, url))
+  index_member(host, member(seq, host, url), false)
   queued_change(host, -1)
 end
 -- Ends a URL's lease, whoever holds it. Returns {worker, score, host, seq}, or nil when not leased.
@@ -90,6 +117,7 @@ end
 local function back_to_queue(url, score, host, seq)
   redis.call('HSET', P .. 'state', fp(url), 'q' .. seq)
   redis.call('ZADD', P .. 'queue', score, member(seq, host, url))
+  index_member(host, member(seq, host, url), true)
   queued_change(host, 1)
 end
 -- A lease held by this worker (its owner field starts with the worker's id).
@@ -203,7 +231,13 @@ return {'none', redis.call('HGET', counts, 'queued') or '0'}
  * two raced (the first one's lease ran out while it fetched and another claimed the URL).
  *
  * ARGV: P, url, host, finalUrl, finalHost, requested (1: the page was requested, 0: robots.txt
- * or the address rule refused it), maxPages, then (url, host, score, info) per child.
+ * or the address rule refused it), maxPages, judged ('1' on topic, '0' off, '' not judged), then
+ * (url, host, score, info) per child.
+ *
+ * With a host budget, a requested page counts for its host once, here, where it is recorded
+ * once: after every BUDGET pages of a host without one on topic, the host's queued URLs drop a
+ * STEP (its children below included), and its first on-topic page lifts every step it took, as
+ * `crawl/host-budget.ts` does in one process, with the counts of every worker.
  *
  * Returns {'duplicate'} when the URL is done already; {'budget', recorded} when the crawl's requested
  * pages reached maxPages before this one (the URL goes back to the queue, as a run stopped at
@@ -234,6 +268,19 @@ redis.call('HINCRBY', counts, 'pages', 1)
 if requested then
   redis.call('HINCRBY', counts, 'recorded', 1)
   redis.call('HINCRBY', P .. 'host:' .. host, 'fetched', 1)
+  if BUDGET > 0 then
+    local b = P .. 'budget'
+    local fetched = redis.call('HINCRBY', b, 'f|' .. host, 1)
+    local on = tonumber(redis.call('HGET', b, 'o|' .. host) or '0')
+    if ARGV[8] == '1' then on = redis.call('HINCRBY', b, 'o|' .. host, 1) end
+    local steps = tonumber(redis.call('HGET', b, 's|' .. host) or '0')
+    local due = 0
+    if on == 0 then due = math.floor(fetched / BUDGET) end
+    if due ~= steps then
+      for _, m in ipairs(redis.call('SMEMBERS', P .. 'hqm:' .. host)) do redis.call('ZINCRBY', P .. 'queue', -STEP * (due - steps), m) end
+      if due == 0 then redis.call('HDEL', b, 's|' .. host) else redis.call('HSET', b, 's|' .. host, due) end
+    end
+  end
 end
 if finalUrl ~= url then
   local fst, fseq = state_of(finalUrl)
@@ -243,7 +290,7 @@ if finalUrl ~= url then
   end
   if fst ~= 'l' then redis.call('HSET', P .. 'state', fp(finalUrl), 'd') end
 end
-for i = 8, #ARGV, 4 do enqueue(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]) end
+for i = 9, #ARGV, 4 do enqueue(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]) end
 return {'ok', redis.call('HGET', counts, 'recorded') or '0', redis.call('HGET', counts, 'queued') or '0'}
 `;
 
@@ -323,4 +370,41 @@ local key = P .. 'host:' .. ARGV[2]
 local until_ms = now_ms() + tonumber(ARGV[3])
 if tonumber(redis.call('HGET', key, 'next') or '0') < until_ms then redis.call('HSET', key, 'next', until_ms) end
 return 0
+`;
+
+/**
+ * Online learning's push (`shared-learning.ts`): one update's count increments added to the
+ * shared model, and its version moved, at most once per (store, upToSeq). ARGV: P, store id,
+ * upToSeq, then (field, increment) pairs. A push whose upToSeq is not above the store's last one
+ * is a retry or a restarted worker's second push of the same pages, and changes nothing. Fields
+ * that sum to zero (a link moved from one level to another) are deleted. Returns the version.
+ */
+export const LEARN = `${PRELUDE}
+local id, upTo = ARGV[2], tonumber(ARGV[3])
+local last = tonumber(redis.call('HGET', P .. 'learn:pushed', id) or '0')
+if upTo <= last then return tonumber(redis.call('GET', P .. 'learn:version') or '0') end
+for i = 4, #ARGV, 2 do
+  if redis.call('HINCRBY', P .. 'learn:counts', ARGV[i], ARGV[i + 1]) == 0 then redis.call('HDEL', P .. 'learn:counts', ARGV[i]) end
+end
+redis.call('HSET', P .. 'learn:pushed', id, upTo)
+return redis.call('INCR', P .. 'learn:version')
+`;
+
+/**
+ * New scores for queued URLs after online learning, higher or lower (ZADD XX, not GT: what the
+ * model learned may make a link worse), lowered by their host's budget steps as when queued. A
+ * URL no longer queued (claimed, settled) is left alone.
+ * ARGV: P, then (url, host, score) per URL. Returns how many were queued.
+ */
+export const RESCORE = `${PRELUDE}
+local n = 0
+for i = 2, #ARGV, 3 do
+  local url, host = ARGV[i], ARGV[i + 1]
+  local st, seq = state_of(url)
+  if st == 'q' then
+    redis.call('ZADD', P .. 'queue', 'XX', penalised(ARGV[i + 2], host), member(seq, host, url))
+    n = n + 1
+  end
+end
+return n
 `;

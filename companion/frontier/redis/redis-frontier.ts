@@ -24,6 +24,9 @@ import { sharedRobots } from './shared-robots.ts';
 import { CrawlOptionsError } from '../../crawl/crawl-errors.ts';
 import type { SharedPoliteness } from '../../crawl/default-fetcher.ts';
 import type { RedisFrontierUrl } from './redis-url.ts';
+import type { OnlineModels } from '../../crawl/online-learning.ts';
+import type { SharedLearning } from '../../crawl/shared-learning.ts';
+import { RedisSharedLearning, storeLearnerId } from './shared-learning.ts';
 
 /** How long a worker with nothing to claim waits before it asks Redis again. */
 export const SHARED_POLL_MS = 100;
@@ -35,6 +38,10 @@ export interface SharedLimits {
   maxPages: number;
   perHostConcurrency: number;
   maxPagesPerHost: number | null;
+  /** The host budget's pages per step (`crawl/host-budget.ts`); null or absent: none. The crawl's is its first worker's. */
+  hostBudget?: number | null;
+  /** Relevance at or above which a judged page is on topic, for the host budget. Default 0.5. */
+  relevanceThreshold?: number;
 }
 
 /** What the frontier keeps with a URL besides its score (P info). */
@@ -50,8 +57,8 @@ export class RedisFrontier implements Frontier {
   readonly pollMs = SHARED_POLL_MS;
   readonly worker = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   readonly prefix: string;
-  /** URLs this worker holds, host by URL: the leases it renews. */
-  readonly #held = new Map<string, string>();
+  /** URLs this worker holds, their claimed rows by URL: the leases it renews. */
+  readonly #held = new Map<string, FrontierRow>();
   readonly #renewal: NodeJS.Timeout;
   #queued = 0;
   #recorded = 0;
@@ -104,6 +111,8 @@ export class RedisFrontier implements Frontier {
     // maxPages is the crawl's, set by the worker that started it: every worker stops at one count.
     await client.hSetNX(metaKey, 'maxPages', String(this.limits.maxPages));
     this.limits.maxPages = Number(await client.hGet(metaKey, 'maxPages'));
+    // So is the host budget, kept by the scripts themselves (`lua-scripts.ts`, COMMIT).
+    await client.hSetNX(metaKey, 'hostBudget', String(this.limits.hostBudget ?? 0));
     const seedKey = this.prefix + 'seeds';
     if (seeds.length > 0) await client.sAdd(seedKey, seeds.map((seed) => seed.url));
     const all = await client.sMembers(seedKey);
@@ -139,7 +148,6 @@ export class RedisFrontier implements Frontier {
     }
     const [, url, score, host, infoJson, rank, queued] = reply as [string, string, string, string, string, string, string];
     this.#queued = Number(queued);
-    this.#held.set(url, host);
     const info = JSON.parse(infoJson) as Partial<UrlInfo>;
     const row: FrontierRow = {
       url,
@@ -155,6 +163,7 @@ export class RedisFrontier implements Frontier {
     };
     if (info.context) row.context = info.context;
     if (info.viaOnTopic !== undefined) row.viaOnTopic = info.viaOnTopic;
+    this.#held.set(url, row);
     return row;
   }
 
@@ -182,10 +191,12 @@ export class RedisFrontier implements Frontier {
    * budget was spent first (the URL is queued again, and this worker stops).
    */
   async record(page: PageRecord, children: readonly FrontierEntry[], extras: PageExtras): Promise<PageRecord | undefined> {
-    const host = this.#held.get(page.url) ?? new URL(page.url).hostname;
+    const claimed = this.#held.get(page.url);
+    const host = claimed?.host ?? new URL(page.url).hostname;
     this.#held.delete(page.url);
     const finalHost = page.finalUrl === page.url ? host : new URL(page.finalUrl).hostname;
-    const reply = (await this.#run(COMMIT, [page.url, host, page.finalUrl, finalHost, wasRequested(page.outcome) ? 1 : 0, this.limits.maxPages, ...entryArgs(children)])) as string[];
+    const judged = page.relevance === undefined ? '' : page.relevance >= (this.limits.relevanceThreshold ?? 0.5) ? '1' : '0';
+    const reply = (await this.#run(COMMIT, [page.url, host, page.finalUrl, finalHost, wasRequested(page.outcome) ? 1 : 0, this.limits.maxPages, judged, ...entryArgs(children)])) as string[];
     if (reply[0] === 'budget') {
       this.#budgetSpent = true;
       this.#recorded = Number(reply[1]);
@@ -197,7 +208,11 @@ export class RedisFrontier implements Frontier {
     if (this.#recorded >= this.limits.maxPages) this.#budgetSpent = true;
     // The worker's own pages (pages.jsonl is rebuilt from them on --resume); its children live
     // in Redis alone. A kill -9 between the two loses this one record, not the crawl's order.
-    return this.#store!.recordPage(page, [], Date.now(), extras);
+    // Its claimed row goes with it, for online learning's link into the page (`recordClaimedPage`).
+    if (claimed === undefined) return this.#store!.recordPage(page, [], Date.now(), extras);
+    const { url, score, depth, parent, context, viaOnTopic } = claimed;
+    const entry: FrontierEntry = { url, score, depth, parent, host, ...(context ? { context } : {}), ...(viaOnTopic !== undefined ? { viaOnTopic } : {}) };
+    return this.#store!.recordClaimedPage(entry, page, Date.now(), extras);
   }
 
   queued(): number {
@@ -250,6 +265,19 @@ export class RedisFrontier implements Frontier {
       if (waitMs <= 0) return () => void this.#run(RELEASE, [host, delayMs]).catch(() => {});
       await sleep(waitMs, signal);
     }
+  }
+
+  /**
+   * Online learning shared by every worker of this crawl (`shared-learning.ts`). `models` as loaded
+   * from the model file; every worker must have loaded the one the crawl started with, since the
+   * shared counts are added to each worker's own copy of it.
+   */
+  async shareLearning(models: OnlineModels, store: CrawlStore, fingerprint: string | null): Promise<SharedLearning> {
+    const started = await this.connection.client.hGet(this.prefix + KEY.meta, 'fingerprint');
+    if ((started ?? null) !== fingerprint) {
+      throw new CrawlOptionsError(`online learning on the shared crawl "${this.url.crawl}" needs every worker to load the model it started with (another model or topic was given here); load that one, or crawl with --no-online`);
+    }
+    return new RedisSharedLearning(this.connection, this.prefix, storeLearnerId(store), models);
   }
 
   backOff(host: string, delayMs: number): void {

@@ -18,6 +18,9 @@ export const KEY = {
   workers: 'workers',
   state: 'state',
   info: 'info',
+  learnCounts: 'learn:counts',
+  learnVersion: 'learn:version',
+  learnPushed: 'learn:pushed',
   robots: (origin: string) => `robots:${origin}`,
   robotsLock: (origin: string) => `robots-lock:${origin}`,
 } as const;
