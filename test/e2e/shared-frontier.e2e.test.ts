@@ -154,13 +154,15 @@ describe.skipIf(skipReason)('several crawl processes on one Redis frontier', () 
     await client.connect();
     let leasedAtDeath: string[] = [];
     try {
-      // Kill it the moment Redis shows it holding a lease, after it has recorded a few pages.
+      // Kill it the moment Redis shows it holding a lease, after it has recorded a page. (Waiting
+      // for three pages hung once in a loaded run: a victim that starts last may find the others
+      // have taken most of the web.)
       const owner = 'linkscent:{killed}:owner';
       const mine = (value: string) => value.split('\t')[0]!.split(':')[1] === String(victim.child.pid);
       const deadline = Date.now() + 60_000;
       for (;;) {
         const held = Object.entries(await client.hGetAll(owner)).filter(([, value]) => mine(value));
-        if (held.length > 0 && pagesOf('k1').length >= 3) {
+        if (held.length > 0 && pagesOf('k1').length >= 1) {
           victim.child.kill('SIGKILL');
           break;
         }
@@ -190,5 +192,5 @@ describe.skipIf(skipReason)('several crawl processes on one Redis frontier', () 
     expect(counts.reaped).toBeGreaterThanOrEqual(leasedAtDeath.length);
     expect(counts.recorded).toBe(reference.size);
     console.log(`shared-frontier e2e: killed worker held ${leasedAtDeath.length} lease(s), recorded ${byWorker[0]!.length} page(s); the others recorded ${survivorPages.size}`);
-  });
+  }, 150_000); // three crawl processes, a lease to run out, on a machine the other tests load too
 });
