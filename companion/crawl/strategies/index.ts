@@ -9,6 +9,10 @@ import { createBestFirstStrategy } from './best-first-strategy.ts';
 import { createBfsStrategy } from './bfs-strategy.ts';
 import type { CrawlStrategy } from './crawl-strategy.ts';
 import { createNbStrategy } from './nb-strategy.ts';
+import { createIPageRankStrategy, createPageRankStrategy } from './rank-strategy.ts';
+import { createRwRelevance } from './rw-relevance.ts';
+import { createRwStrategy } from './rw-strategy.ts';
+import type { SynonymGroup } from './synonym-list.ts';
 
 export type { CrawlStrategy, ParentPage } from './crawl-strategy.ts';
 
@@ -32,6 +36,10 @@ export interface StrategyDeps {
   topicText?: string;
   /** best-first: α of seed 004's formula. Default 0.6. */
   alpha?: number;
+  /** rw, ipagerank: the user's synonym list; absent, similarity by co-occurrence in `topicText`. */
+  synonyms?: readonly SynonymGroup[];
+  /** rw, ipagerank: c, the RW relevance below which a link counts as unrelated. Default 0.1. */
+  rwThreshold?: number;
 }
 
 /** A strategy's dependencies are wrong: the caller must supply something (a model, a topic). */
@@ -60,7 +68,24 @@ const FACTORIES: Record<string, (deps: StrategyDeps) => CrawlStrategy> = {
       throw new StrategyConfigError((error as Error).message, { cause: error });
     }
   },
+  // Seed 003 (SkyReach): RW relevance, IPageRank, and the seed's own PageRank baseline.
+  rw: (deps) => createRwStrategy(rwRelevance('rw', deps)),
+  ipagerank: (deps) => createIPageRankStrategy(rwRelevance('ipagerank', deps)),
+  pagerank: () => createPageRankStrategy(),
 };
+
+/** The RW relevance of seed 003's strategies, from the topic and the synonym list. */
+function rwRelevance(name: string, deps: StrategyDeps) {
+  if (!deps.topicText?.trim()) {
+    throw new StrategyConfigError(`strategy ${name} needs a topic (--topic "keywords…", --topic-file FILE or --topic-dir DIR --topic-name NAME)`);
+  }
+  if (!deps.tokenizer) throw new StrategyConfigError(`strategy ${name} needs a tokenizer`);
+  try {
+    return createRwRelevance({ tokenizer: deps.tokenizer, topic: deps.topicText, synonyms: deps.synonyms, threshold: deps.rwThreshold });
+  } catch (error) {
+    throw new StrategyConfigError((error as Error).message, { cause: error });
+  }
+}
 
 /** The valid strategy names, in the order help text lists them. */
 export const STRATEGY_NAMES: readonly string[] = Object.keys(FACTORIES);

@@ -30,9 +30,9 @@ const link = (url: string, anchor: string, pageUrl = 'http://a.test/finance/inde
 
 describe('createStrategy', () => {
   it('lists the valid names for an unknown one', () => {
-    expect(() => createStrategy('dfs')).toThrow('unknown crawl strategy "dfs"; valid strategies: nb, bfs, best-first');
+    expect(() => createStrategy('dfs')).toThrow('unknown crawl strategy "dfs"; valid strategies: nb, bfs, best-first, rw, ipagerank, pagerank');
     expect(() => createStrategy('toString')).toThrow(StrategyConfigError);
-    expect(STRATEGY_NAMES).toEqual(['nb', 'bfs', 'best-first']);
+    expect(STRATEGY_NAMES).toEqual(['nb', 'bfs', 'best-first', 'rw', 'ipagerank', 'pagerank']);
   });
 
   it('says what nb and best-first are missing', () => {
