@@ -13,6 +13,7 @@ import { CRAWL_DEFAULTS } from '../crawl/crawl-options.ts';
 import { DEFAULT_PAGES_PER_STEP } from '../crawl/host-budget.ts';
 import { DEFAULT_ONLINE_EVERY } from '../crawl/online-learning.ts';
 import { DEFAULT_R2 } from '../crawl/strategies/nb-strategy.ts';
+import { DEFAULT_RW_THRESHOLD } from '../crawl/strategies/rw-relevance.ts';
 import { DEFAULT_SCOPE } from '../crawl/url-scope.ts';
 import { DEFAULT_GAMMA } from '../../shared/model/level-classifier.ts';
 import { DEFAULT_RETRY_POLICY, MAX_RETRIES } from '../fetch/retry-policy.ts';
@@ -154,13 +155,13 @@ export const crawlSpec: CommandSpec = {
   name: 'crawl',
   summary: 'run a focused crawl in priority order',
   usage: [
-    'crawl <seed-url>... [--model model.json] [--strategy nb|bfs|best-first] --max-pages N --out DIR [--concurrency C] [--per-host-concurrency H] [--delay-ms D] [--retries N] [--resume] [--warc] [--store-text]',
+    'crawl <seed-url>... [--model model.json] [--strategy nb|bfs|best-first|rw|ipagerank|pagerank] --max-pages N --out DIR [--concurrency C] [--per-host-concurrency H] [--delay-ms D] [--retries N] [--resume] [--warc] [--store-text]',
   ],
   positionals: { name: '<seed-url>', min: 0 },
   options: {
     model: { type: 'string', value: 'model.json', description: 'Link classifier (a Dexie export file) for the nb strategy' },
     'model-topic': { type: 'string', value: 'NAME', description: 'Topic to use when the model file holds several' },
-    strategy: { type: 'string', value: 'name', description: 'Frontier order: nb, bfs, best-first', defaultText: 'nb with --model, else bfs' },
+    strategy: { type: 'string', value: 'name', description: 'Frontier order: nb, bfs, best-first, rw, ipagerank, pagerank', defaultText: 'nb with --model, else bfs' },
     'max-pages': { type: 'string', value: 'N', description: 'Pages to fetch; required' },
     out: { type: 'string', value: 'DIR', description: 'Crawl directory (pages.jsonl, the crawl store); required' },
     concurrency,
@@ -171,6 +172,10 @@ export const crawlSpec: CommandSpec = {
     'max-depth': { type: 'string', value: 'N', description: 'Links more than N hops from a seed are not followed', default: String(CRAWL_DEFAULTS.maxDepth) },
     topic: { type: 'string', value: 'keywords', description: 'Topic keywords for best-first (seed 004)' },
     'topic-file': { type: 'string', value: 'FILE', description: 'Topic keywords or sample text for best-first, from a file' },
+    'topic-dir': { type: 'string', value: 'DIR', description: 'Topic directory (seed 003): DIR/<path>/*.txt sample texts, optional synonyms.txt; with --topic-name' },
+    'topic-name': { type: 'string', value: 'NAME', description: 'The topic under --topic-dir, its folder path (e.g. 工业技术/计算机)' },
+    synonyms: { type: 'string', value: 'FILE', description: 'rw, ipagerank: synonym list, one group a line, "0.7:" before a near-synonym group', defaultText: "the topic's synonyms.txt, else co-occurrence in the topic's text" },
+    'rw-threshold': { type: 'string', value: 'C', description: 'rw, ipagerank: RW relevance below which a link counts as unrelated (seed 003)', default: String(DEFAULT_RW_THRESHOLD) },
     alpha: { type: 'string', value: 'A', description: 'best-first: weight of the parent page vs the anchor (seed 004)', default: '0.6' },
     'page-model': { type: 'string', value: 'FILE', description: 'Page classifier (train --pages) judging each page; gives the harvest rate' },
     ...scopeOptions,
@@ -195,6 +200,10 @@ export const crawlSpec: CommandSpec = {
       '--positive); else by --page-model; else by the P(+) of the link that led to it. From a page\n' +
       'judged off topic, links whose value is below --r2 go to the back of the queue. Online learning\n' +
       'needs the patterns or --page-model. Every option and formula: docs/focused-crawl.md.',
+    'rw (seed 003) orders links by RW relevance, the mean similarity of their anchor words to the\n' +
+      "topic's terms (synonym list, else co-occurrence in the topic's text); ipagerank by PageRank over\n" +
+      'the crawled graph with links weighted by RW, kept up to date as pages arrive; pagerank by plain\n' +
+      'PageRank. The topic for best-first, rw and ipagerank: --topic, --topic-file or --topic-dir.',
     ADDRESS_NOTE,
     STOP_NOTE,
   ],

@@ -2,17 +2,18 @@
  * `linkscent crawl`: the focused crawl. Fetches in priority order (higher score sooner) with
  * the chosen strategy, writing DIR/pages.jsonl in fetch order and DIR/crawl.sqlite (resumable).
  *
- * Strategy: nb (Han et al. 2010) when --model is given, else bfs; best-first (seed 004) needs
- * --topic or --topic-file. With --page-model, a page classifier judges every fetched page: its
+ * Strategy: nb (Han et al. 2010) when --model is given, else bfs; best-first (seed 004), rw and
+ * ipagerank (seed 003) need a topic: --topic, --topic-file, or --topic-dir with --topic-name
+ * (`topic-flags.ts`); pagerank (seed 003's baseline) needs nothing. With --page-model, a page classifier judges every fetched page: its
  * relevance lands in pages.jsonl and the progress line shows a running harvest-rate estimate.
  */
 import { CRAWL_LIMITS } from '../../crawl/crawl-limits.ts';
 import type { CrawlOptionsInput } from '../../crawl/crawl-options.ts';
 import { nbCrawl, type NbParts } from '../../crawl/nb-crawl.ts';
-import { readTextFile } from '../../platform/input-files.ts';
 import type { Args } from '../args.ts';
 import { CliFailure, UsageError } from '../errors.ts';
 import type { CliIo } from '../io.ts';
+import { topicFlags } from '../topic-flags.ts';
 import { checkSeedArgs, crawlLimitOptions, EXIT_INTERRUPTED, installInterrupt, scopeOf } from './crawl-common.ts';
 
 export async function run(args: Args, io: CliIo): Promise<number | void> {
@@ -22,19 +23,13 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
   const maxPages = args.positiveInt('max-pages', CRAWL_LIMITS.maxPages);
   const outDir = args.requireString('out');
   const modelPath = args.string('model');
-  const strategyName = args.choice('strategy', ['nb', 'bfs', 'best-first'], modelPath !== undefined ? 'nb' : 'bfs');
+  const strategyName = args.choice('strategy', ['nb', 'bfs', 'best-first', 'rw', 'ipagerank', 'pagerank'], modelPath !== undefined ? 'nb' : 'bfs');
   if (strategyName === 'nb' && modelPath === undefined) throw new UsageError('--strategy nb needs --model FILE (a model from linkscent train)');
   if (modelPath !== undefined && strategyName !== 'nb') {
     throw new UsageError(`--model is only used by --strategy nb, not ${strategyName}; drop one of them`);
   }
   if (args.has('model-topic') && modelPath === undefined) throw new UsageError('--model-topic needs --model');
-  const topicText = topicTextOf(args);
-  if (strategyName === 'best-first' && topicText === undefined) {
-    throw new UsageError('--strategy best-first needs --topic "keywords…" or --topic-file FILE');
-  }
-  if (strategyName !== 'best-first' && (topicText !== undefined || args.has('alpha'))) {
-    throw new UsageError(`--topic, --topic-file and --alpha are for --strategy best-first, not ${strategyName}`);
-  }
+  const topic = topicFlags(args, strategyName);
   const alpha = args.has('alpha') ? args.number('alpha', { min: 0, max: 1, what: 'a number from 0 to 1' }) : undefined;
   const pageModelPath = args.string('page-model');
   const limits = crawlLimitOptions(args);
@@ -68,7 +63,8 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
       ({ strategy } = composed);
       ({ window, ...nbParts } = composed.options);
     } else {
-      strategy = createStrategy(strategyName, { tokenizer, topicText, alpha });
+      strategy = createStrategy(strategyName, { tokenizer, topicText: topic.topicText, alpha, synonyms: topic.synonyms, rwThreshold: topic.rwThreshold });
+      if (topic.note) io.warn(`linkscent crawl: ${topic.note}`);
     }
   } catch (error) {
     if (error instanceof StrategyConfigError) throw new UsageError(error.message, { cause: error });
@@ -134,17 +130,4 @@ function focusOptions(args: Args, strategyName: string): NbParts {
     onlineEvery: args.flag('no-online') ? null : args.positiveInt('online-every'),
     hostBudget: args.flag('no-host-budget') ? null : args.positiveInt('host-budget'),
   };
-}
-
-/** --topic keywords or --topic-file's text (not both). */
-function topicTextOf(args: Args): string | undefined {
-  const inline = args.string('topic');
-  const file = args.string('topic-file');
-  if (inline !== undefined && file !== undefined) throw new UsageError('give --topic or --topic-file, not both');
-  if (inline !== undefined) {
-    if (inline.trim() === '') throw new UsageError('--topic must not be empty');
-    return inline;
-  }
-  if (file === undefined) return undefined;
-  return readTextFile(file, `--topic-file ${file}`);
 }
