@@ -152,6 +152,12 @@ async function main(): Promise<void> {
   rmSync(WORK, { recursive: true, force: true });
   mkdirSync(join(WORK, 'tmp'), { recursive: true });
   const crawlBase = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/linkscent-seeds-bench-') : mkdtempSync(join(WORK, 'crawls-'));
+  // A bench stopped by a signal leaves no crawl store in memory (tmpfs) behind.
+  const onSignal = (signal: NodeJS.Signals) => {
+    rmSync(crawlBase, { recursive: true, force: true });
+    process.kill(process.pid, signal);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, onSignal);
   const env = { TMPDIR: join(WORK, 'tmp') };
   const topics = pick(TOPICS, process.env.LINKSCENT_SEEDS_TOPICS);
   const rows = pick(allRows(), process.env.LINKSCENT_SEEDS_ROWS);

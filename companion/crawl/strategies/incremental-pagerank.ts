@@ -27,8 +27,14 @@
 /** The seed's damping factor ("衰减因子", 0.85, after Brin & Page). */
 export const DEFAULT_DAMPING = 0.85;
 
-/** Residual below which a node is not pushed: ranks are exact to about this much. */
-export const DEFAULT_EPSILON = 1e-6;
+/**
+ * Residual below which a node is not pushed: ranks are exact to about this much (they start at
+ * 1 − d = 0.15). Ranking the served graph of the seeds bench page by page, 4,000 pages, every
+ * weight 1 (pagerank, its worst case: no weight-0 link stops a push): 1e-6 took 109 M pushes
+ * (185 s on a loaded machine), 1e-5 17 M (17 s), 1e-4 2.9 M (3.5 s). Differences in the fourth
+ * decimal of a rank do not change what a crawl fetches next in any way worth 50× the work.
+ */
+export const DEFAULT_EPSILON = 1e-4;
 
 interface Node {
   /** x: the rank so far. */
@@ -44,7 +50,7 @@ interface Node {
 export interface PageRankOptions {
   /** d, in [0, 1). Default 0.85. */
   damping?: number;
-  /** Push threshold. Default 1e-6. */
+  /** Push threshold. Default 1e-4. */
   epsilon?: number;
 }
 
