@@ -61,9 +61,20 @@ describe('linkscent crawl, seed 003 (SkyReach)', () => {
     expect(rw.harvest).toBeGreaterThan(bfs.harvest + 0.2);
   });
 
-  it('a synonym list with a bad line fails in one line naming file and line; flags of other strategies are refused', async () => {
+  it('best-first takes its topic from the topic directory too', async () => {
+    const best = await crawl('best-first', '--strategy', 'best-first', '--topic-dir', topics, '--topic-name', '经济/财经');
+    expect(best.result.code, best.result.stderr).toBe(0);
+    expect(best.harvest).toBeGreaterThan(0.5);
+  });
+
+  it('a synonym list is read and said so; one with a bad line fails in one line naming file and line; flags of other strategies are refused', async () => {
     const synonyms = join(dir, 'syn.txt');
     writeFileSync(synonyms, '股票 股市\n0.7: 基金\n');
+    const good = join(dir, 'good.txt');
+    writeFileSync(good, '# finance\n股市 股票\n0.7: 基金 理财\n');
+    const listed = await crawl('listed', '--strategy', 'rw', '--topic', '股票 基金', '--synonyms', good);
+    expect(listed.result.code, listed.result.stderr).toBe(0);
+    expect(listed.result.stderr).toContain(`rw: word similarity from --synonyms ${good} (2 groups)`);
     const bad = await runCli(['crawl', `${site.origin}/`, '--strategy', 'rw', '--topic', '股票', '--synonyms', synonyms, '--max-pages', '5', '--out', join(dir, 'bad')]);
     expect(bad.code).toBe(1);
     expect(bad.errorLines).toEqual([`linkscent crawl: --synonyms ${synonyms}:2: a group needs at least two words`]);
