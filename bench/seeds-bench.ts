@@ -195,9 +195,16 @@ async function main(): Promise<void> {
         topicName: await topicDirectory(topic, entry, join(WORK, 'topics')),
         model: join(dir, 'model.json'),
       };
-      const taught = rows.some((row) => row.strategy === 'nb' || row.args === 'probe')
-        ? await teach(topic, [entry, web.portal], join(dir, 'labeled.jsonl'), inputs.model, env)
-        : undefined;
+      // A teaching that fails costs nb its rows on this topic, not the bench its other rows.
+      let taught: { collected: string; trained: string } | undefined;
+      let untaught: string | undefined;
+      if (rows.some((row) => row.strategy === 'nb' || row.args === 'probe')) {
+        try {
+          taught = await teach(topic, [entry, web.portal], join(dir, 'labeled.jsonl'), inputs.model, env);
+        } catch (error) {
+          untaught = `failed: teaching: ${(error as Error).message.split('\n')[0]}`;
+        }
+      }
       ceilings.set(topic.id, figures(ceilingOrder(graph, web.portal, onTopic, PAGES).map((url) => ({ url, status: graph.pages.get(url)?.status ?? 0 })), isTarget, targetSet.size));
 
       for (const row of rows) {
@@ -209,6 +216,10 @@ async function main(): Promise<void> {
         }
         if (row.strategy === undefined || !STRATEGY_NAMES.includes(row.strategy)) {
           byTopic.set(topic.id, { missing: 'not built' });
+          continue;
+        }
+        if (row.strategy === 'nb' && untaught !== undefined) {
+          byTopic.set(topic.id, { missing: untaught });
           continue;
         }
         const out = join(crawlBase, `${topic.id}-${row.id}`);
@@ -236,6 +247,7 @@ async function main(): Promise<void> {
         else lines.push([row.name, row.seed, ...outcome.figures.harvest.map(pct), ...outcome.figures.recall.map(pct), fmt(outcome.seconds, 1)]);
       }
       console.log(`## ${topic.name}: on topic = ${topic.positive.join(' or ')}; ${targetSet.size} on-topic pages of ${graph.pages.size}`);
+      if (untaught) console.log(`   nb not taught: ${untaught}`);
       if (taught) console.log(`   nb taught from entry + portal: ${taught.collected.replace(WORK + '/', '')}; ${taught.trained.replace(WORK + '/', '')}`);
       console.log(indent(table(lines)));
       console.log('');
