@@ -64,7 +64,7 @@ export function topicFlags(args: Args, strategyName: string): TopicFlags {
     if (takesRw) {
       flags.synonyms = synonymsFile !== undefined ? readSynonymsFile(synonymsFile) : fromDirectory;
       flags.rwThreshold = args.has('rw-threshold') ? args.number('rw-threshold', { min: 0, max: 1, what: 'a number from 0 to 1' }) : undefined;
-      const source = synonymsFile !== undefined ? `--synonyms ${synonymsFile}` : fromDirectory ? `the topic's ${'synonyms.txt'}` : "co-occurrence in the topic's text";
+      const source = synonymsFile !== undefined ? `--synonyms ${synonymsFile}` : fromDirectory ? "the topic's synonyms.txt" : "co-occurrence in the topic's text";
       flags.note = `${strategyName}: word similarity from ${source}${flags.synonyms ? ` (${flags.synonyms.length} groups)` : ''}`;
     }
   } catch (error) {
