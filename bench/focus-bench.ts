@@ -28,65 +28,16 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileUrlPatterns } from '../shared/urls/url-pattern.ts';
+import { pick, servedFetches, teach, TOPICS } from './support/bench-topics.ts';
 import { linkscent, ROOT } from './support/cli-child.ts';
-import { startLocalWeb, type LocalWeb } from './support/local-web.ts';
+import { startLocalWeb } from './support/local-web.ts';
 import { fmt, indent, loadLine, table } from './support/measure.ts';
 import { ceilingOrder, servedGraph, targets, type ServedGraph } from './support/served-graph.ts';
 
 const WORK = join(ROOT, 'bench', 'data', 'focus-bench');
-const COLLECT_PAGES = 600;
 const CRAWL_PAGES = 500;
 const CUTS = [100, 250, 500];
 const CONCURRENCY = 2;
-
-interface BenchTopic {
-  id: string;
-  name: string;
-  /** The package whose site holds the topic. */
-  site: string;
-  /** On-topic URL patterns (globs): the teaching's positives and the count's truth. */
-  positive: string[];
-  /** The topic's entry page, a path on its site. */
-  entry: string;
-  /** best-first's topic keywords. */
-  keywords: string;
-}
-
-const LO = '/usr/share/libreoffice/help/zh-CN/text';
-const TOPICS: BenchTopic[] = [
-  {
-    id: 'calc',
-    name: 'LibreOffice Calc help (zh-CN)',
-    site: 'libreoffice-help-zh-cn',
-    positive: ['*/text/scalc/*'],
-    entry: `${LO}/scalc/main0000.html`,
-    keywords: 'LibreOffice Calc 电子表格 工作表 单元格 函数 公式',
-  },
-  {
-    id: 'basic',
-    name: 'LibreOffice Basic macros (zh-CN)',
-    site: 'libreoffice-help-zh-cn',
-    positive: ['*/text/sbasic/*'],
-    entry: `${LO}/sbasic/shared/main0601.html`,
-    keywords: 'LibreOffice Basic 宏 编程 语句 运行时函数 变量 对话框',
-  },
-  {
-    id: 'gimp-filters',
-    name: 'GIMP filters (zh-CN, served as GBK)',
-    site: 'gimp-help-zh-cn',
-    positive: ['*/zh_CN/filters*', '*/zh_CN/gimp-filter-*'],
-    entry: '/usr/share/gimp/2.0/help/zh_CN/filters.html',
-    keywords: 'GIMP 滤镜 模糊 扭曲 噪点 渲染 光照 艺术',
-  },
-  {
-    id: 'python-c-api',
-    name: 'Python/C API reference (English)',
-    site: 'python3.11-doc',
-    positive: ['*/html/c-api/*'],
-    entry: '/usr/share/doc/python3.11/html/c-api/index.html',
-    keywords: 'Python C API PyObject reference counting object types extension module',
-  },
-];
 
 /** A crawl row of the table: the `crawl` arguments after the model. */
 interface Row {
@@ -112,12 +63,6 @@ const ROWS: Row[] = [
   { id: 'entry-nb', name: 'nb', teaching: 'entry', args: [] },
 ];
 
-const pick = <T extends { id: string }>(items: T[], env: string | undefined): T[] => {
-  if (!env) return items;
-  const wanted = new Set(env.split(',').map((s) => s.trim()));
-  return items.filter((item) => wanted.has(item.id));
-};
-
 interface Figures {
   harvest: (number | null)[];
   recall: number;
@@ -128,11 +73,6 @@ function figures(order: readonly { url: string; status: number }[], isTarget: (u
   const harvest = CUTS.map((k) => (order.length < k ? null : order.slice(0, k).filter((r) => isTarget(r.url, r.status)).length / k));
   const found = new Set(order.slice(0, CRAWL_PAGES).filter((r) => isTarget(r.url, r.status)).map((r) => r.url));
   return { harvest, recall: targetCount === 0 ? 0 : found.size / targetCount };
-}
-
-/** The responses the web sent since the last reset, robots.txt left out. */
-function servedFetches(web: LocalWeb): { url: string; status: number }[] {
-  return web.served().filter((r) => !r.url.endsWith('/robots.txt'));
 }
 
 const pct = (x: number | null) => (x === null ? '–' : fmt(x, 3));
@@ -163,7 +103,6 @@ async function main(): Promise<void> {
       const entry = site.origin + topic.entry;
       const dir = join(WORK, topic.id);
       mkdirSync(dir, { recursive: true });
-      const positives = topic.positive.flatMap((p) => ['--positive', p]);
 
       // 1. teaching, both ways
       const models: Record<'portal' | 'entry', string> = { portal: join(dir, 'model-portal.json'), entry: join(dir, 'model-entry.json') };
@@ -173,13 +112,8 @@ async function main(): Promise<void> {
         ['entry', [entry]],
       ] as const) {
         if (!rows.some((row) => row.teaching === teaching)) continue;
-        const labeled = join(dir, `labeled-${teaching}.jsonl`);
-        const collected = await linkscent(
-          ['collect', ...seeds, ...positives, '--max-pages', String(COLLECT_PAGES), '--delay-ms', '0', '--concurrency', '1', '--topic', topic.id, '--out', labeled],
-          env,
-        );
-        const trained = await linkscent(['train', labeled, '--out', models[teaching], ...positives], env);
-        taught.push(`${teaching === 'portal' ? 'entry + portal' : 'entry alone'}: ${lastLine(collected.stdout)}; ${lastLine(trained.stdout)}`);
+        const { collected, trained } = await teach(topic, seeds, join(dir, `labeled-${teaching}.jsonl`), models[teaching], env);
+        taught.push(`${teaching === 'portal' ? 'entry + portal' : 'entry alone'}: ${collected.replace(WORK + '/', '')}; ${trained.replace(WORK + '/', '')}`);
       }
 
       // 2. the ceiling, computed; the strategies, crawled
@@ -241,10 +175,6 @@ async function main(): Promise<void> {
   }
   const jsonPath = process.env.LINKSCENT_BENCH_JSON;
   if (jsonPath) writeFileSync(jsonPath, `${JSON.stringify(json, null, 2)}\n`);
-}
-
-function lastLine(text: string): string {
-  return text.trim().split('\n').at(-1)!.replace(WORK + '/', '');
 }
 
 main().catch((error: unknown) => {

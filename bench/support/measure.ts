@@ -83,16 +83,16 @@ export function fmtMbDelta(bytes: number): string {
 
 /**
  * A plain-text table: the first row is the header, a rule under it; columns after the first are
- * right-aligned (they hold numbers).
+ * right-aligned (they hold numbers), but for those `leftAligned` names (they hold text).
  */
-export function table(rows: readonly (readonly string[])[]): string {
+export function table(rows: readonly (readonly string[])[], leftAligned: readonly number[] = []): string {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, displayWidth(cell))));
   const line = (row: readonly string[]) =>
     row
       .map((cell, i) => {
         const pad = ' '.repeat((widths[i] ?? 0) - displayWidth(cell));
-        return i === 0 ? cell + pad : pad + cell;
+        return i === 0 || leftAligned.includes(i) ? cell + pad : pad + cell;
       })
       .join('  ')
       .trimEnd();

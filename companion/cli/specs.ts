@@ -14,6 +14,7 @@ import { DEFAULT_PAGES_PER_STEP } from '../crawl/host-budget.ts';
 import { DEFAULT_ONLINE_EVERY } from '../crawl/online-learning.ts';
 import { DEFAULT_R2 } from '../crawl/strategies/nb-strategy.ts';
 import { DEFAULT_BLOCK_THRESHOLD, DEFAULT_LAMBDA } from '../crawl/strategies/lpe-strategy.ts';
+import { DEFAULT_RW_THRESHOLD } from '../crawl/strategies/rw-relevance.ts';
 import { DEFAULT_SCOPE } from '../crawl/url-scope.ts';
 import { DEFAULT_GAMMA } from '../../shared/model/level-classifier.ts';
 import { DEFAULT_RETRY_POLICY, MAX_RETRIES } from '../fetch/retry-policy.ts';
@@ -193,13 +194,13 @@ export const crawlSpec: CommandSpec = {
   name: 'crawl',
   summary: 'run a focused crawl in priority order',
   usage: [
-    'crawl <seed-url>... [--model model.json] [--strategy nb|bfs|best-first|lpe|best-first-extracted] --max-pages N --out DIR [--concurrency C] [--per-host-concurrency H] [--delay-ms D] [--retries N] [--resume] [--warc] [--store-text]',
+    'crawl <seed-url>... [--model model.json] [--strategy nb|bfs|best-first|lpe|best-first-extracted|rw|ipagerank|pagerank] --max-pages N --out DIR [--concurrency C] [--per-host-concurrency H] [--delay-ms D] [--retries N] [--resume] [--warc] [--store-text]',
   ],
   positionals: { name: '<seed-url>', min: 0 },
   options: {
     model: { type: 'string', value: 'model.json', description: 'Link classifier (a Dexie export file) for the nb strategy' },
     'model-topic': { type: 'string', value: 'NAME', description: 'Topic to use when the model file holds several' },
-    strategy: { type: 'string', value: 'name', description: 'Frontier order: nb, bfs, best-first, lpe, best-first-extracted', defaultText: 'nb with --model, else bfs' },
+    strategy: { type: 'string', value: 'name', description: 'Frontier order: nb, bfs, best-first, lpe, best-first-extracted, rw, ipagerank, pagerank', defaultText: 'nb with --model, else bfs' },
     'max-pages': { type: 'string', value: 'N', description: 'Pages to fetch; required' },
     out: { type: 'string', value: 'DIR', description: 'Crawl directory (pages.jsonl, the crawl store); required' },
     concurrency,
@@ -208,8 +209,12 @@ export const crawlSpec: CommandSpec = {
     retries,
     resume: { type: 'boolean', description: 'Continue the crawl stored in DIR' },
     'max-depth': { type: 'string', value: 'N', description: 'Links more than N hops from a seed are not followed', default: String(CRAWL_DEFAULTS.maxDepth) },
-    topic: { type: 'string', value: 'keywords', description: 'Topic keywords for best-first, lpe and best-first-extracted' },
-    'topic-file': { type: 'string', value: 'FILE', description: 'Topic keywords or sample text for best-first, lpe and best-first-extracted, from a file' },
+    topic: { type: 'string', value: 'keywords', description: 'Topic keywords for best-first, lpe, best-first-extracted, rw and ipagerank' },
+    'topic-file': { type: 'string', value: 'FILE', description: 'Topic keywords or sample text for the same strategies, from a file' },
+    'topic-dir': { type: 'string', value: 'DIR', description: 'Topic directory (seed 003): DIR/<path>/*.txt sample texts, optional synonyms.txt; with --topic-name' },
+    'topic-name': { type: 'string', value: 'NAME', description: 'The topic under --topic-dir, its folder path (e.g. 工业技术/计算机)' },
+    synonyms: { type: 'string', value: 'FILE', description: 'rw, ipagerank: synonym list, one group a line, "0.7:" before a near-synonym group', defaultText: "the topic's synonyms.txt, else co-occurrence in the topic's text" },
+    'rw-threshold': { type: 'string', value: 'C', description: 'rw, ipagerank: RW relevance below which a link counts as unrelated (seed 003)', default: String(DEFAULT_RW_THRESHOLD) },
     alpha: { type: 'string', value: 'A', description: 'best-first, best-first-extracted: weight of the parent page vs the anchor (seed 004 eq. 5-4)', default: '0.6' },
     lambda: { type: 'string', value: 'L', description: 'lpe: weight of the anchor vs the link context in JFE (seed 002 §4.1)', default: String(DEFAULT_LAMBDA) },
     'block-threshold': { type: 'string', value: 'T', description: "lpe: least similarity of a content block to the topic for its links to take it (seed 002 §4.2)", default: String(DEFAULT_BLOCK_THRESHOLD) },
@@ -244,6 +249,11 @@ export const crawlSpec: CommandSpec = {
       'with the topic expanded from --knowledge-base (seed 004 ch. 3–5). lpe cuts the page into content blocks:\n' +
       'a block at least --block-threshold similar to the topic gives its similarity to its links, other links\n' +
       'get λ·sim(anchor) + (1 − λ)·sim(context) (seed 002 §4; cosine of TFC weights).',
+    'rw (seed 003) orders links by RW relevance, the mean similarity of their anchor words to the\n' +
+      "topic's terms (synonym list, else co-occurrence in the topic's text); ipagerank by PageRank over\n" +
+      'the crawled graph with links weighted by RW, kept up to date as pages arrive; pagerank by plain\n' +
+      'PageRank. The topic for best-first, lpe, best-first-extracted, rw and ipagerank: --topic,\n' +
+      '--topic-file or --topic-dir.',
     ADDRESS_NOTE,
     STOP_NOTE,
     SHARED_NOTE,

@@ -13,7 +13,8 @@
  *   3. afterFetch hooks → segments → link contexts → afterParse → strategy scores → linksScored
  *   4. one transaction: page row + URL done + children upserted (max score) → pages.jsonl line
  *      → host budget (`host-budget.ts`) and, every N pages, online learning
- *      (`online-learning.ts`: both classifiers updated, the frontier's head re-scored)
+ *      (`online-learning.ts`: both classifiers updated, the frontier's head re-scored) or the
+ *      strategy's own re-ranking (`CrawlStrategy.refresh`: ipagerank's moved ranks)
  *      → pageStored hooks → progress
  * A page's failure is recorded on its row and the crawl goes on (`crawl-errors.ts` decides).
  *
@@ -141,6 +142,8 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
       if (!wasRequested(record.outcome)) return;
       budget?.settled(hostOf(record.url), record.relevance === undefined ? undefined : record.relevance >= options.relevanceThreshold);
       learner?.pageRecorded();
+      const moved = options.strategy.refresh?.();
+      if (moved?.length) store.setScores(moved.map(({ url, score }) => ({ url, score: score - hostPenalty(hostOf(url)) })));
     },
   };
   let failure: unknown;

@@ -3,17 +3,19 @@
  * the chosen strategy, writing DIR/pages.jsonl in fetch order and DIR/crawl.sqlite (resumable).
  *
  * Strategy: nb (Han et al. 2010) when --model is given, else bfs; best-first and
- * best-first-extracted (seed 004) and lpe (seed 002) need --topic or --topic-file. With --page-model, a page classifier judges every fetched page: its
+ * best-first-extracted (seed 004), lpe (seed 002), rw and ipagerank (seed 003) need a topic:
+ * --topic, --topic-file, or --topic-dir with --topic-name (`topic-flags.ts`); pagerank (seed
+ * 003's baseline) needs nothing. With --page-model, a page classifier judges every fetched page: its
  * relevance lands in pages.jsonl and the progress line shows a running harvest-rate estimate.
  */
 import { CRAWL_LIMITS } from '../../crawl/crawl-limits.ts';
 import type { CrawlOptionsInput } from '../../crawl/crawl-options.ts';
 import { nbCrawl, type NbParts } from '../../crawl/nb-crawl.ts';
-import { readTextFile } from '../../platform/input-files.ts';
 import { parseRedisFrontierUrl } from '../../frontier/redis/redis-url.ts';
 import type { Args } from '../args.ts';
 import { CliFailure, UsageError } from '../errors.ts';
 import type { CliIo } from '../io.ts';
+import { topicFlags } from '../topic-flags.ts';
 import { checkSeedArgs, crawlLimitOptions, EXIT_INTERRUPTED, installInterrupt, scopeOf } from './crawl-common.ts';
 
 export async function run(args: Args, io: CliIo): Promise<number | void> {
@@ -29,8 +31,7 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
     throw new UsageError(`--model is only used by --strategy nb, not ${strategyName}; drop one of them`);
   }
   if (args.has('model-topic') && modelPath === undefined) throw new UsageError('--model-topic needs --model');
-  const topicText = topicTextOf(args);
-  const topicFlags = topicStrategyFlags(args, strategyName, topicText);
+  const topic = topicFlags(args, strategyName);
   const pageModelPath = args.string('page-model');
   const limits = crawlLimitOptions(args);
   const scope = scopeOf(args);
@@ -65,8 +66,10 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
       ({ strategy } = composed);
       ({ window, ...nbParts } = composed.options);
     } else {
-      const knowledgeBase = topicFlags.knowledgeBasePath === undefined ? undefined : readKnowledgeBaseFile(topicFlags.knowledgeBasePath);
-      strategy = createStrategy(strategyName, { tokenizer, topicText, ...topicFlags, knowledgeBase });
+      const { knowledgeBasePath, note, ...deps } = topic;
+      const knowledgeBase = knowledgeBasePath === undefined ? undefined : readKnowledgeBaseFile(knowledgeBasePath);
+      strategy = createStrategy(strategyName, { tokenizer, ...deps, knowledgeBase });
+      if (note) io.warn(`linkscent crawl: ${note}`);
     }
   } catch (error) {
     if (error instanceof StrategyConfigError) throw new UsageError(error.message, { cause: error });
@@ -112,41 +115,7 @@ export async function run(args: Args, io: CliIo): Promise<number | void> {
 }
 
 /** The --strategy names the command takes (the registry's, `crawl/strategies/index.ts`). */
-const CRAWL_STRATEGIES = ['nb', 'bfs', 'best-first', 'lpe', 'best-first-extracted'];
-
-/** Strategies valuing links against a topic (--topic or --topic-file), and the flags only some of them take. */
-const TOPIC_STRATEGIES = ['best-first', 'lpe', 'best-first-extracted'];
-const TOPIC_STRATEGY_FLAGS: Record<string, readonly string[]> = {
-  alpha: ['best-first', 'best-first-extracted'],
-  lambda: ['lpe'],
-  'block-threshold': ['lpe'],
-  'knowledge-base': ['best-first-extracted'],
-};
-
-interface TopicStrategyFlags {
-  alpha?: number;
-  lambda?: number;
-  blockThreshold?: number;
-  knowledgeBasePath?: string;
-}
-
-/** The topic strategies' flags, each checked against the strategy it was given with. */
-function topicStrategyFlags(args: Args, strategyName: string, topicText: string | undefined): TopicStrategyFlags {
-  const isTopic = TOPIC_STRATEGIES.includes(strategyName);
-  if (isTopic && topicText === undefined) throw new UsageError(`--strategy ${strategyName} needs --topic "keywords…" or --topic-file FILE`);
-  if (!isTopic && topicText !== undefined) throw new UsageError(`--topic and --topic-file are for --strategy ${TOPIC_STRATEGIES.join(', ')}, not ${strategyName}`);
-  for (const [flag, strategies] of Object.entries(TOPIC_STRATEGY_FLAGS)) {
-    if (args.has(flag) && !strategies.includes(strategyName)) throw new UsageError(`--${flag} is for --strategy ${strategies.join(', ')}, not ${strategyName}`);
-  }
-  const unit = { min: 0, max: 1, what: 'a number from 0 to 1' };
-  const flags: TopicStrategyFlags = {};
-  if (args.has('alpha')) flags.alpha = args.number('alpha', unit);
-  if (args.has('lambda')) flags.lambda = args.number('lambda', unit);
-  if (args.has('block-threshold')) flags.blockThreshold = args.number('block-threshold', unit);
-  const knowledgeBasePath = args.string('knowledge-base');
-  if (knowledgeBasePath !== undefined) flags.knowledgeBasePath = knowledgeBasePath;
-  return flags;
-}
+const CRAWL_STRATEGIES = ['nb', 'bfs', 'best-first', 'lpe', 'best-first-extracted', 'rw', 'ipagerank', 'pagerank'];
 
 const NB_ONLY = ['gamma', 'r2', 'online-every', 'host-budget', 'no-pattern-links', 'no-future', 'no-explore', 'no-online', 'no-host-budget'] as const;
 
@@ -182,17 +151,4 @@ function frontierOf(args: Args): string | null {
     throw new UsageError((error as Error).message, { cause: error });
   }
   return value;
-}
-
-/** --topic keywords or --topic-file's text (not both). */
-function topicTextOf(args: Args): string | undefined {
-  const inline = args.string('topic');
-  const file = args.string('topic-file');
-  if (inline !== undefined && file !== undefined) throw new UsageError('give --topic or --topic-file, not both');
-  if (inline !== undefined) {
-    if (inline.trim() === '') throw new UsageError('--topic must not be empty');
-    return inline;
-  }
-  if (file === undefined) return undefined;
-  return readTextFile(file, `--topic-file ${file}`);
 }

@@ -55,6 +55,12 @@ export interface CrawlStrategy {
    * each link's context stored with its frontier row.
    */
   rescore?(row: FrontierRow & { context: LinkText }): number;
+  /**
+   * New scores for queued URLs that the strategy re-ranked by itself (ipagerank: ranks moved as
+   * the crawl's graph grew), asked after every recorded page; undefined when none are due. The
+   * crawl loop writes them in one transaction, the host budget's step kept (`crawler.ts`).
+   */
+  refresh?(): { url: string; score: number }[] | undefined;
   /** The link classifier's log-odds of a link context (nb): recorded with the page it led to. */
   linkLogOdds?(context: LinkContext): number;
   /** P(+) of a link context: the last resort of the page judge (`crawl/page-judgement.ts`). */

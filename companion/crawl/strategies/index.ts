@@ -12,6 +12,10 @@ import { createBfsStrategy } from './bfs-strategy.ts';
 import type { CrawlStrategy } from './crawl-strategy.ts';
 import { createLpeStrategy } from './lpe-strategy.ts';
 import { createNbStrategy } from './nb-strategy.ts';
+import { createIPageRankStrategy, createPageRankStrategy } from './rank-strategy.ts';
+import { createRwRelevance } from './rw-relevance.ts';
+import { createRwStrategy } from './rw-strategy.ts';
+import type { SynonymGroup } from './synonym-list.ts';
 
 export type { CrawlStrategy, ParentPage } from './crawl-strategy.ts';
 
@@ -41,11 +45,20 @@ export interface StrategyDeps {
   blockThreshold?: number;
   /** best-first-extracted: the knowledge base the topic is expanded from (seed 004 §4.3.1). */
   knowledgeBase?: KnowledgeBase;
+  /** rw, ipagerank: the user's synonym list; absent, similarity by co-occurrence in `topicText`. */
+  synonyms?: readonly SynonymGroup[];
+  /** rw, ipagerank: c, the RW relevance below which a link counts as unrelated. Default 0.1. */
+  rwThreshold?: number;
 }
 
-/** The topic, tokenizer and the strategy's own error as a StrategyConfigError: what every topic strategy checks. */
-function topicStrategy(name: string, deps: StrategyDeps, create: (tokenizer: Tokenizer, topic: string) => CrawlStrategy): CrawlStrategy {
-  if (!deps.topicText?.trim()) throw new StrategyConfigError(`strategy ${name} needs a topic (--topic "keywords…" or --topic-file FILE)`);
+/**
+ * The topic, tokenizer and the strategy's own error as a StrategyConfigError: what every topic
+ * strategy (and seed 003's RW relevance) checks.
+ */
+function topicStrategy<T>(name: string, deps: StrategyDeps, create: (tokenizer: Tokenizer, topic: string) => T): T {
+  if (!deps.topicText?.trim()) {
+    throw new StrategyConfigError(`strategy ${name} needs a topic (--topic "keywords…", --topic-file FILE or --topic-dir DIR --topic-name NAME)`);
+  }
   if (!deps.tokenizer) throw new StrategyConfigError(`strategy ${name} needs a tokenizer`);
   try {
     return create(deps.tokenizer, deps.topicText);
@@ -87,7 +100,16 @@ const FACTORIES: Record<string, (deps: StrategyDeps) => CrawlStrategy> = {
     topicStrategy('best-first-extracted', deps, (tokenizer, topic) =>
       createBestFirstExtractedStrategy({ tokenizer, topic, alpha: deps.alpha, knowledgeBase: deps.knowledgeBase }),
     ),
+  // Seed 003 (SkyReach): RW relevance, IPageRank, and the seed's own PageRank baseline.
+  rw: (deps) => createRwStrategy(rwRelevance('rw', deps)),
+  ipagerank: (deps) => createIPageRankStrategy(rwRelevance('ipagerank', deps)),
+  pagerank: () => createPageRankStrategy(),
 };
+
+/** The RW relevance of seed 003's strategies, from the topic and the synonym list. */
+function rwRelevance(name: string, deps: StrategyDeps) {
+  return topicStrategy(name, deps, (tokenizer, topic) => createRwRelevance({ tokenizer, topic, synonyms: deps.synonyms, threshold: deps.rwThreshold }));
+}
 
 /** The valid strategy names, in the order help text lists them. */
 export const STRATEGY_NAMES: readonly string[] = Object.keys(FACTORIES);

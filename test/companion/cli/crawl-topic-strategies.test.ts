@@ -67,7 +67,7 @@ describe('linkscent crawl with the seed 002 and 004 strategies', () => {
       expect(result.code).toBe(2);
       expect(result.errorLines).toEqual([`linkscent crawl: ${message}`]);
     };
-    await usage(['--strategy', 'lpe'], '--strategy lpe needs --topic "keywords…" or --topic-file FILE');
+    await usage(['--strategy', 'lpe'], '--strategy lpe needs --topic "keywords…", --topic-file FILE or --topic-dir DIR --topic-name NAME');
     await usage(['--strategy', 'best-first', '--topic', '财经', '--lambda', '0.3'], '--lambda is for --strategy lpe, not best-first');
     await usage(['--strategy', 'lpe', '--topic', '财经', '--knowledge-base', 'kb.txt'], '--knowledge-base is for --strategy best-first-extracted, not lpe');
     await usage(['--strategy', 'lpe', '--topic', '财经', '--block-threshold', '2'], '--block-threshold must be a number from 0 to 1, got "2"');

@@ -123,7 +123,7 @@ describe('linkscent: bad usage exits 2 with one line', () => {
     expectOneLineFailure(['crawl', 'http://127.0.0.1:9/', '--strategy', 'nb', '--max-pages', '5', '--out', dir], 2, /^linkscent crawl: --strategy nb needs --model FILE/));
 
   it('an unknown strategy', () =>
-    expectOneLineFailure(['crawl', 'http://127.0.0.1:9/', '--strategy', 'dfs', '--max-pages', '5', '--out', dir], 2, /--strategy must be one of nb, bfs, best-first, .*lpe.*, got "dfs"/));
+    expectOneLineFailure(['crawl', 'http://127.0.0.1:9/', '--strategy', 'dfs', '--max-pages', '5', '--out', dir], 2, /--strategy must be one of nb, bfs, best-first, lpe, best-first-extracted, rw, ipagerank, pagerank, got "dfs"/));
 
   it('best-first without a topic', () =>
     expectOneLineFailure(['crawl', 'http://127.0.0.1:9/', '--strategy', 'best-first', '--max-pages', '5', '--out', dir], 2, /best-first needs --topic/));

@@ -30,9 +30,9 @@ const link = (url: string, anchor: string, pageUrl = 'http://a.test/finance/inde
 
 describe('createStrategy', () => {
   it('lists the valid names for an unknown one', () => {
-    expect(() => createStrategy('dfs')).toThrow(/^unknown crawl strategy "dfs"; valid strategies: nb, bfs, best-first, /);
+    expect(() => createStrategy('dfs')).toThrow('unknown crawl strategy "dfs"; valid strategies: nb, bfs, best-first, lpe, best-first-extracted, rw, ipagerank, pagerank');
     expect(() => createStrategy('toString')).toThrow(StrategyConfigError);
-    expect(STRATEGY_NAMES).toEqual(expect.arrayContaining(['nb', 'bfs', 'best-first', 'lpe', 'best-first-extracted']));
+    expect(STRATEGY_NAMES).toEqual(['nb', 'bfs', 'best-first', 'lpe', 'best-first-extracted', 'rw', 'ipagerank', 'pagerank']);
   });
 
   it('says what nb and best-first are missing', () => {
@@ -42,10 +42,10 @@ describe('createStrategy', () => {
   });
 
   it('says what lpe and best-first-extracted are missing, in one line each', () => {
-    expect(() => createStrategy('lpe', { tokenizer })).toThrow('strategy lpe needs a topic (--topic "keywords…" or --topic-file FILE)');
+    expect(() => createStrategy('lpe', { tokenizer })).toThrow('strategy lpe needs a topic (--topic "keywords…", --topic-file FILE or --topic-dir DIR --topic-name NAME)');
     expect(() => createStrategy('lpe', { topicText: '股票' })).toThrow('strategy lpe needs a tokenizer');
     expect(() => createStrategy('lpe', { tokenizer, topicText: '股票', lambda: 2 })).toThrow(StrategyConfigError);
-    expect(() => createStrategy('best-first-extracted', {})).toThrow('strategy best-first-extracted needs a topic (--topic "keywords…" or --topic-file FILE)');
+    expect(() => createStrategy('best-first-extracted', {})).toThrow('strategy best-first-extracted needs a topic (--topic "keywords…", --topic-file FILE or --topic-dir DIR --topic-name NAME)');
     expect(() => createStrategy('best-first-extracted', { tokenizer, topicText: '股票', alpha: -1 })).toThrow(/best-first-extracted: alpha must lie in \[0, 1\]/);
     expect(createStrategy('lpe', { tokenizer, topicText: '股票' }).name).toBe('lpe');
     expect(createStrategy('best-first-extracted', { tokenizer, topicText: '股票' }).name).toBe('best-first-extracted');
