@@ -284,4 +284,8 @@ function checkSharedFrontier(options: CrawlOptions): void {
     throw new CrawlOptionsError((error as Error).message, { cause: error });
   }
   if (options.warc !== null) throw new CrawlOptionsError('a shared frontier (--frontier redis://…) does not work with WARC output yet; drop it');
+  // Its re-ranking (ipagerank's moved ranks) is one process's graph, written to its own store.
+  if (options.strategy.refresh) {
+    throw new CrawlOptionsError(`a shared frontier (--frontier redis://…) does not work with --strategy ${options.strategy.name} yet: its ranks are one process's graph`);
+  }
 }

@@ -38,6 +38,16 @@ describe('crawl and status with --frontier', () => {
     expect(result.errorLines).toEqual([expect.stringMatching(/^linkscent crawl: a shared frontier \(--frontier redis:\/\/…\) does not work with WARC output yet/)]);
   });
 
+  it('a strategy that re-ranks in one process (ipagerank) is refused with a shared frontier, before Redis is asked', async () => {
+    const result = await runCli(['crawl', 'http://127.0.0.1:9/', '--max-pages', '5', '--out', join(dir, 'd'), '--frontier', 'redis://127.0.0.1:1/0', '--strategy', 'ipagerank', '--topic', '财经']);
+    expect(result.code).toBe(1);
+    // Before it, the note every ipagerank crawl gives: where its word similarity comes from.
+    expect(result.errorLines).toEqual([
+      "linkscent crawl: ipagerank: word similarity from co-occurrence in the topic's text",
+      'linkscent crawl: a shared frontier (--frontier redis://…) does not work with --strategy ipagerank yet: its ranks are one process\'s graph',
+    ]);
+  });
+
   describe.skipIf(redisSkipReason)('against a real redis-server', () => {
     let redis: RunningRedis;
     beforeAll(async () => {
