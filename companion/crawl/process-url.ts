@@ -211,11 +211,9 @@ interface Committed {
 }
 
 /**
- * The page's transaction and the counters, in one synchronous step: the budget counts it at once.
- * Undefined, and nothing written, once the run has stopped: a page finished by a worker the stop
- * did not reach in time must not go past maxPages. The page that reaches maxPages stops the run.
- * Its sync to disk is asked for in the same step, so pages are reported in commit order (the
- * syncs resolve their waiters in the order they asked).
+ * The page recorded through the frontier (the store's one transaction; on a shared frontier a
+ * script in Redis first), then counted. Undefined, and nothing written, once the run has stopped:
+ * a page finished by a worker the stop did not reach in time must not go past maxPages.
  */
 function commit(ctx: UrlContext, record: PageRecord, children: FrontierEntry[], extras: PageExtras = {}): MaybePromise<Committed | undefined> {
   if (ctx.signal.aborted) return undefined;
@@ -232,7 +230,11 @@ function commit(ctx: UrlContext, record: PageRecord, children: FrontierEntry[], 
   });
 }
 
-/** A page just recorded: the counters, and its sync to disk asked for; the page that reaches maxPages stops the run. */
+/**
+ * A page just recorded: its sync to disk asked for and the counters, in one synchronous step
+ * after the commit, so the budget counts it at once and pages are reported in commit order (the
+ * syncs resolve their waiters in the order they asked). The page that reaches maxPages stops the run.
+ */
 function counted(ctx: UrlContext, stored: PageRecord): Committed {
   const onDisk = ctx.durable();
   onDisk.catch(() => {}); // `report` takes the failure; it must not count as unhandled before then
