@@ -20,6 +20,12 @@ export interface BenchTopic {
   entry: string;
   /** best-first's topic keywords. */
   keywords: string;
+  /**
+   * Seed 004's knowledge base for the keywords (`term: related, related`), what the thesis takes
+   * from CN-DBpedia: written once from general knowledge of the subject, before any crawl with it
+   * ran, and not revised after (a knowledge base tuned to the crawls would prove nothing).
+   */
+  knowledgeBase: string[];
 }
 
 const LO = '/usr/share/libreoffice/help/zh-CN/text';
@@ -33,6 +39,11 @@ export const TOPICS: BenchTopic[] = [
     positive: ['*/text/scalc/*'],
     entry: `${LO}/scalc/main0000.html`,
     keywords: 'LibreOffice Calc 电子表格 工作表 单元格 函数 公式',
+    knowledgeBase: [
+      '电子表格: 工作表, 单元格, 行, 列, 图表, 数据透视表, 排序, 筛选',
+      '函数: 参数, 数学函数, 统计函数, 日期函数, 文本函数',
+      '公式: 运算符, 引用, 计算',
+    ],
   },
   {
     id: 'basic',
@@ -41,6 +52,12 @@ export const TOPICS: BenchTopic[] = [
     positive: ['*/text/sbasic/*'],
     entry: `${LO}/sbasic/shared/main0601.html`,
     keywords: 'LibreOffice Basic 宏 编程 语句 运行时函数 变量 对话框',
+    knowledgeBase: [
+      '宏: 脚本, 模块, 子程序, 宏编辑器',
+      '编程: 程序, 代码, 语法, 调试, 错误处理',
+      '变量: 数组, 数据类型, 常量, 声明',
+      '对话框: 控件, 按钮, 列表框, 事件',
+    ],
   },
   {
     id: 'gimp-filters',
@@ -49,6 +66,12 @@ export const TOPICS: BenchTopic[] = [
     positive: ['*/zh_CN/filters*', '*/zh_CN/gimp-filter-*'],
     entry: '/usr/share/gimp/2.0/help/zh_CN/filters.html',
     keywords: 'GIMP 滤镜 模糊 扭曲 噪点 渲染 光照 艺术',
+    knowledgeBase: [
+      '滤镜: 效果, 图像处理, 锐化, 边缘检测, 增强',
+      '模糊: 高斯模糊, 动态模糊',
+      '艺术: 油画, 素描, 卡通, 马赛克',
+      '渲染: 图案, 纹理, 云彩',
+    ],
   },
   {
     id: 'python-c-api',
@@ -57,6 +80,12 @@ export const TOPICS: BenchTopic[] = [
     positive: ['*/html/c-api/*'],
     entry: '/usr/share/doc/python3.11/html/c-api/index.html',
     keywords: 'Python C API PyObject reference counting object types extension module',
+    knowledgeBase: [
+      'PyObject: object, type object, Py_INCREF, Py_DECREF',
+      'reference counting: reference, borrowed reference, garbage collection',
+      'extension module: module, initialization, method table',
+      'API: function, macro, header',
+    ],
   },
 ];
 
