@@ -82,17 +82,7 @@ const FACTORIES: Record<string, (deps: StrategyDeps) => CrawlStrategy> = {
     }
   },
   bfs: () => createBfsStrategy(),
-  'best-first'(deps) {
-    if (!deps.topicText?.trim()) {
-      throw new StrategyConfigError('strategy best-first needs a topic (--topic "keywords…" or --topic-file FILE)');
-    }
-    if (!deps.tokenizer) throw new StrategyConfigError('strategy best-first needs a tokenizer');
-    try {
-      return createBestFirstStrategy({ tokenizer: deps.tokenizer, topic: deps.topicText, alpha: deps.alpha });
-    } catch (error) {
-      throw new StrategyConfigError((error as Error).message, { cause: error });
-    }
-  },
+  'best-first': (deps) => topicStrategy('best-first', deps, (tokenizer, topic) => createBestFirstStrategy({ tokenizer, topic, alpha: deps.alpha })),
   // Seeds 002 and 004 (issue 16): content blocks + JFE, and the thesis's pipeline.
   lpe: (deps) =>
     topicStrategy('lpe', deps, (tokenizer, topic) => createLpeStrategy({ tokenizer, topic, lambda: deps.lambda, blockThreshold: deps.blockThreshold })),
