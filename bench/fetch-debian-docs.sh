@@ -3,12 +3,14 @@
 # bench/data/sites/<package>/. Chinese sites (LibreOffice's help, GIMP's manual, LilyPond, the
 # Debian Reference and FAQ, the New Maintainers' Guide, Debian Edu, LinuxCNC), about 3,500 pages,
 # plus one English site (Python's docs) as an off-topic neighbourhood. Downloads once; later runs
-# reuse what is there. Needs apt-get (Debian).
+# reuse what is there. Needs apt-get (Debian). Package names as arguments fetch just those
+# (scripts/test-all.mjs fetches the few small ones the tests serve).
 set -euo pipefail
 cd "$(dirname "$0")"
 PACKAGES=(libreoffice-help-zh-cn gimp-help-zh-cn lilypond-doc-html-zh debian-faq-zh-cn
   debian-reference-zh-cn debian-reference-zh-tw maint-guide-zh-cn maint-guide-zh-tw
   debian-edu-doc-zh-cn linuxcnc-doc-zh-cn python3.11-doc)
+[ $# -gt 0 ] && PACKAGES=("$@")
 mkdir -p data/debs data/sites
 missing=()
 for p in "${PACKAGES[@]}"; do

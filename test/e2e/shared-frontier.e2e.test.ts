@@ -24,7 +24,8 @@ import { startLocalWeb, type LocalWeb, type ServedResponse } from '../../bench/s
 import { startCli, type CliResult } from '../companion/support/run-cli.ts';
 import { redisSkipReason, startRedis, type RunningRedis } from '../../bench/support/redis-server.ts';
 
-const PACKAGES = ['debian-faq-zh-cn', 'debian-reference-zh-cn', 'debian-reference-zh-tw', 'maint-guide-zh-cn', 'maint-guide-zh-tw'];
+/** Five small documentation sites, which scripts/test-all.mjs fetches when they are missing. */
+const PACKAGES: string[] = JSON.parse(readFileSync(join(import.meta.dirname, 'corpus-packages.json'), 'utf8'));
 const DELAY_MS = 150;
 /**
  * A host's next request starts the delay after the end of the last one (`lua-scripts.ts`, RELEASE),
@@ -33,7 +34,9 @@ const DELAY_MS = 150;
  */
 const GAP_TOLERANCE_MS = 1;
 
-const corpusMissing = existsSync(join(import.meta.dirname, '../../bench/data/sites', PACKAGES[0]!)) ? undefined : 'bench/data/sites is not unpacked (bench/fetch-debian-docs.sh)';
+const corpusMissing = PACKAGES.every((name) => existsSync(join(import.meta.dirname, '../../bench/data/sites', name)))
+  ? undefined
+  : `bench/data/sites lacks one of ${PACKAGES.join(', ')} (bash bench/fetch-debian-docs.sh ${PACKAGES.join(' ')})`;
 const skipReason = redisSkipReason ?? corpusMissing;
 if (skipReason) console.warn(`shared-frontier e2e skipped: ${skipReason}`);
 

@@ -69,7 +69,9 @@ describe.skipIf(redisSkipReason)('two crawl processes learning into one model in
     for (const result of await Promise.all(crawls.map((c) => c.done))) expect(result.code, result.stderr).toBe(0);
 
     const learned = outs.map(learnedIn);
-    for (const links of learned) expect(links.length).toBeGreaterThanOrEqual(3); // learning happened in both
+    // Learning happened in both. How much each learned depends on how the pages fell between
+    // them: in a CI run under load, one process started late, got few pages and learned 2.
+    for (const links of learned) expect(links.length).toBeGreaterThan(0);
     expect(learned.flat().some((link) => link.label === 1)).toBe(true);
 
     const connection = await RedisConnection.open(parseRedisFrontierUrl(frontier));
