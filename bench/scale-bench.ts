@@ -34,7 +34,8 @@ import type { FrontierEntry } from '../companion/store/records.ts';
 import { startLinkscent, type ChildResult } from './support/cli-child.ts';
 import { startLocalWeb, type LocalWeb } from './support/local-web.ts';
 import { fmt, loadLine, table } from './support/measure.ts';
-import { freePort, redisSkipReason, startRedis, type RunningRedis } from './support/redis-server.ts';
+import { freePort } from './support/listen-loopback.ts';
+import { redisSkipReason, startRedis, type RunningRedis } from './support/redis-server.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WORK = join(ROOT, 'bench', 'data', 'scale-bench');

@@ -17,9 +17,9 @@
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
+import { freePort } from '../../bench/support/listen-loopback.ts';
 import { startLocalWeb, type LocalWeb, type ServedResponse } from '../../bench/support/local-web.ts';
 import { startCli, type CliResult } from '../companion/support/run-cli.ts';
 import { redisSkipReason, startRedis, type RunningRedis } from '../../bench/support/redis-server.ts';
@@ -44,14 +44,6 @@ let redis: RunningRedis;
 let web: LocalWeb;
 let work: string;
 let reference: Set<string>;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 function crawl(out: string, extra: string[]) {
   const port = new URL(web.portal).port;

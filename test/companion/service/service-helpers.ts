@@ -6,7 +6,6 @@
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadNodeTokenizer } from '../../../companion/platform/jieba-node.ts';
@@ -26,14 +25,7 @@ export function tempHome(prefix = 'linkscent-service-'): { dir: string; cleanup:
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** A port free right now (for a child process that must be told its port). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort } from '../../../bench/support/listen-loopback.ts';
 
 export interface Reply {
   status: number;
