@@ -27,12 +27,11 @@
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compileUrlPatterns } from '../shared/urls/url-pattern.ts';
-import { pick, servedFetches, teach, TOPICS } from './support/bench-topics.ts';
+import { pick, topicOnWeb, servedFetches, teach, TOPICS } from './support/bench-topics.ts';
 import { linkscent, ROOT } from './support/cli-child.ts';
 import { startLocalWeb } from './support/local-web.ts';
 import { fmt, indent, loadLine, table } from './support/measure.ts';
-import { ceilingOrder, servedGraph, targets, type ServedGraph } from './support/served-graph.ts';
+import { ceilingOrder, servedGraph, type ServedGraph } from './support/served-graph.ts';
 
 const WORK = join(ROOT, 'bench', 'data', 'focus-bench');
 const CRAWL_PAGES = 500;
@@ -95,14 +94,7 @@ async function main(): Promise<void> {
     console.log(`served graph from the portal: ${graph.pages.size} pages, ${graph.edges.length} links (calendar cut at 300 pages)\n`);
 
     for (const topic of topics) {
-      const site = web.sites.find((s) => s.package === topic.site);
-      if (!site) throw new Error(`site ${topic.site} is not served`);
-      const onTopic = compileUrlPatterns(topic.positive);
-      const targetSet = targets(graph, onTopic);
-      const isTarget = (url: string, status: number) => status === 200 && onTopic(url);
-      const entry = site.origin + topic.entry;
-      const dir = join(WORK, topic.id);
-      mkdirSync(dir, { recursive: true });
+      const { entry, onTopic, isTarget, targetSet, dir } = topicOnWeb(topic, web, graph, WORK);
 
       // 1. teaching, both ways
       const models: Record<'portal' | 'entry', string> = { portal: join(dir, 'model-portal.json'), entry: join(dir, 'model-entry.json') };

@@ -39,12 +39,11 @@ import { STRATEGY_NAMES } from '../companion/crawl/strategies/index.ts';
 import { decodeHtml } from '../companion/fetch/charset.ts';
 import { segmentsFromHtml } from '../shared/segments/from-html.ts';
 import { pageText } from '../shared/segments/page-text.ts';
-import { compileUrlPatterns } from '../shared/urls/url-pattern.ts';
-import { pick, servedFetches, teach, TOPICS, type BenchTopic } from './support/bench-topics.ts';
+import { pick, topicOnWeb, servedFetches, teach, TOPICS, type BenchTopic } from './support/bench-topics.ts';
 import { ROOT, startLinkscent } from './support/cli-child.ts';
 import { startLocalWeb, type LocalWeb } from './support/local-web.ts';
 import { fmt, indent, loadLine, table } from './support/measure.ts';
-import { ceilingOrder, servedGraph, targets, type ServedGraph } from './support/served-graph.ts';
+import { ceilingOrder, servedGraph, type ServedGraph } from './support/served-graph.ts';
 
 const WORK = join(ROOT, 'bench', 'data', 'seeds-bench');
 const PAGES = Number(process.env.LINKSCENT_SEEDS_PAGES ?? 4000);
@@ -186,14 +185,7 @@ async function main(): Promise<void> {
     }
 
     for (const topic of topics) {
-      const site = web.sites.find((s) => s.package === topic.site);
-      if (!site) throw new Error(`site ${topic.site} is not served`);
-      const onTopic = compileUrlPatterns(topic.positive);
-      const targetSet = targets(graph, onTopic);
-      const isTarget = (url: string, status: number) => status === 200 && onTopic(url);
-      const entry = site.origin + topic.entry;
-      const dir = join(WORK, topic.id);
-      mkdirSync(dir, { recursive: true });
+      const { entry, onTopic, isTarget, targetSet, dir } = topicOnWeb(topic, web, graph, WORK);
       const knowledgeBase = join(dir, 'knowledge-base.txt');
       writeFileSync(knowledgeBase, `${topic.knowledgeBase.join('\n')}\n`);
       const inputs: TopicInputs = {

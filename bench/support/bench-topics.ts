@@ -6,8 +6,12 @@
  * A topic's URL patterns define "on topic" for the teaching, for the judge and for the count
  * alike (seed 000 §3.2.2's method). Nothing is tuned per topic: every topic gets the same commands.
  */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { compileUrlPatterns } from '../../shared/urls/url-pattern.ts';
 import { linkscent } from './cli-child.ts';
 import type { LocalWeb } from './local-web.ts';
+import { targets, type ServedGraph } from './served-graph.ts';
 
 export interface BenchTopic {
   id: string;
@@ -94,6 +98,34 @@ export function pick<T extends { id: string }>(items: T[], env: string | undefin
   if (!env) return items;
   const wanted = new Set(env.split(',').map((s) => s.trim()));
   return items.filter((item) => wanted.has(item.id));
+}
+
+/** What a bench needs of one topic on the served web: its entry URL, its test, its targets, a work folder. */
+export interface TopicOnWeb {
+  /** The topic's entry page on its site. */
+  entry: string;
+  onTopic: (url: string) => boolean;
+  /** A response that counts: on topic and answered 200. */
+  isTarget: (url: string, status: number) => boolean;
+  /** The on-topic pages of the served graph. */
+  targetSet: Set<string>;
+  /** `workDir/<topic id>`, created. */
+  dir: string;
+}
+
+export function topicOnWeb(topic: BenchTopic, web: LocalWeb, graph: ServedGraph, workDir: string): TopicOnWeb {
+  const site = web.sites.find((s) => s.package === topic.site);
+  if (!site) throw new Error(`site ${topic.site} is not served`);
+  const onTopic = compileUrlPatterns(topic.positive);
+  const dir = join(workDir, topic.id);
+  mkdirSync(dir, { recursive: true });
+  return {
+    entry: site.origin + topic.entry,
+    onTopic,
+    isTarget: (url, status) => status === 200 && onTopic(url),
+    targetSet: targets(graph, onTopic),
+    dir,
+  };
 }
 
 /** The responses the web sent since the last reset, robots.txt left out: a crawl's fetch order. */
