@@ -4,7 +4,7 @@
  * workers' off-topic pages together step a host down; URLs queued for it later come in lowered;
  * its first on-topic page lifts it; a page committed twice counts once.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { STEP } from '../../../../companion/crawl/host-budget.ts';
 import { RedisFrontier, type SharedLimits } from '../../../../companion/frontier/redis/redis-frontier.ts';
 import { KEY } from '../../../../companion/frontier/redis/redis-keys.ts';
@@ -12,21 +12,12 @@ import { parseRedisFrontierUrl } from '../../../../companion/frontier/redis/redi
 import { CrawlStore } from '../../../../companion/store/crawl-store.ts';
 import type { FrontierEntry, PageRecord } from '../../../../companion/store/records.ts';
 import { tempDir } from '../../crawl/crawl-test-helpers.ts';
-import { redisSkipReason, startRedis, type RunningRedis } from '../../../../bench/support/redis-server.ts';
+import { redisSkipReason } from '../../../../bench/support/redis-server.ts';
+import { redisPerFile } from './redis-per-file.ts';
 
-let redis: RunningRedis;
+const redis = redisPerFile();
+const { cleanups } = redis;
 let crawlNo = 0;
-const cleanups: (() => Promise<void> | void)[] = [];
-
-beforeAll(async () => {
-  if (!redisSkipReason) redis = await startRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
 
 const LIMITS: SharedLimits = { maxPages: 100, perHostConcurrency: 10, maxPagesPerHost: null, hostBudget: 2, relevanceThreshold: 0.5 };
 

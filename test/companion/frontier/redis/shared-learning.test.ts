@@ -5,7 +5,7 @@
  * restarted worker rebuilds them from Redis; a push is applied once, whether retried or made
  * again by a worker restarted between its push and its own save; re-scoring may lower a score.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OnlineLearner, type OnlineModels } from '../../../../companion/crawl/online-learning.ts';
 import { CountDelta } from '../../../../companion/crawl/learning-delta.ts';
 import { createNbStrategy } from '../../../../companion/crawl/strategies/nb-strategy.ts';
@@ -23,7 +23,8 @@ import { NaiveBayes } from '../../../../shared/model/naive-bayes.ts';
 import type { Label } from '../../../../shared/model/types.ts';
 import { LinkScorer } from '../../../../shared/pipeline/link-scorer.ts';
 import { tempDir } from '../../crawl/crawl-test-helpers.ts';
-import { redisSkipReason, startRedis, type RunningRedis } from '../../../../bench/support/redis-server.ts';
+import { redisSkipReason } from '../../../../bench/support/redis-server.ts';
+import { redisPerFile } from './redis-per-file.ts';
 
 const tokenizer = loadNodeTokenizer();
 const featureOptions = { group: 2, lexicon: [], urlTokens: false } as const;
@@ -78,19 +79,9 @@ interface Worker {
   learner: OnlineLearner;
 }
 
-let redis: RunningRedis;
+const redis = redisPerFile();
+const { cleanups } = redis;
 let crawlNo = 0;
-const cleanups: (() => Promise<void> | void)[] = [];
-
-beforeAll(async () => {
-  if (!redisSkipReason) redis = await startRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
 
 /** A worker of crawl `name`: its frontier, its store (in `dir`, or a new one), fresh taught models, a started learner. */
 async function worker(name: string, dir?: string): Promise<Worker> {
