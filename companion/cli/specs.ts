@@ -51,6 +51,12 @@ const retries = {
 const delayMs = { type: 'string', value: 'D', description: `Least delay in ms between requests to one host, at most ${CRAWL_LIMITS.delayMs}`, default: String(CRAWL_DEFAULTS.delayMs) } as const;
 const concurrency = { type: 'string', value: 'C', description: `Pages fetched at once, at most ${CRAWL_LIMITS.concurrency}`, default: String(CRAWL_DEFAULTS.concurrency) } as const;
 const perHostConcurrency = { type: 'string', value: 'H', description: `Pages fetched at once from one host, at most ${CRAWL_LIMITS.perHostConcurrency}`, default: String(CRAWL_DEFAULTS.perHostConcurrency) } as const;
+const parseThreads = {
+  type: 'string',
+  value: 'T',
+  description: `Threads parsing pages off the main thread, shared by the process's crawls; 0 parses on it; at most ${CRAWL_LIMITS.parseThreads}`,
+  defaultText: `${CRAWL_DEFAULTS.parseThreads} here: one per core past the first, at most 4`,
+} as const;
 
 /** The address rule and the scope of redirects, for collect and crawl (docs/focused-crawl.md §7). */
 const ADDRESS_NOTE =
@@ -94,6 +100,7 @@ export const collectSpec: CommandSpec = {
     'delay-ms': delayMs,
     concurrency,
     'per-host-concurrency': perHostConcurrency,
+    'parse-threads': parseThreads,
     retries,
     topic: { type: 'string', value: 'NAME', description: 'Topic name written into each example', default: DEFAULT_TOPIC },
     window,
@@ -205,6 +212,7 @@ export const crawlSpec: CommandSpec = {
     out: { type: 'string', value: 'DIR', description: 'Crawl directory (pages.jsonl, the crawl store); required' },
     concurrency,
     'per-host-concurrency': perHostConcurrency,
+    'parse-threads': parseThreads,
     'delay-ms': delayMs,
     retries,
     resume: { type: 'boolean', description: 'Continue the crawl stored in DIR' },

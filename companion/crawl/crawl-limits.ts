@@ -12,6 +12,8 @@ export const CRAWL_LIMITS = {
   /** Fetches in flight; a polite crawler of one machine needs a few dozen at most. */
   concurrency: 64,
   perHostConcurrency: 64,
+  /** Threads parsing pages off the event loop; past a machine's cores they only cost memory. */
+  parseThreads: 16,
   /** Ten minutes between two fetches of one host; a longer wait is a typo. */
   delayMs: 600_000,
   /** Seeds of one crawl. */

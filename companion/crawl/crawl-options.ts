@@ -7,6 +7,7 @@ import type { PageSegments } from '../../shared/segments/types.ts';
 import type { AddressKind, LookupFunction } from '../fetch/address-guard.ts';
 import { validateFetchOptions, type FetchOptions } from '../fetch/fetch-options.ts';
 import { DEFAULT_RETRY_POLICY, MAX_RETRIES, type RetryPolicy } from '../fetch/retry-policy.ts';
+import { DEFAULT_PARSE_THREADS } from '../parse/parse-pool.ts';
 import type { CrawlHooks } from './crawl-hooks.ts';
 import { CrawlOptionsError } from './crawl-errors.ts';
 import { CRAWL_LIMITS } from './crawl-limits.ts';
@@ -39,6 +40,11 @@ export interface CrawlOptions {
   concurrency: number;
   /** Pages fetched at once from one host. Default 2. */
   perHostConcurrency: number;
+  /**
+   * Threads that parse pages off the event loop (`parse/parse-pool.ts`), shared by the crawls of
+   * one process; 0 parses on the event loop. Default one per core past the first, at most 4.
+   */
+  parseThreads: number;
   /** Least delay in ms between two requests to one host; a larger robots.txt Crawl-delay wins. Default 500. */
   delayMs: number;
   /** Links more than this many hops from a seed are not followed (seeds are depth 0). Default 10. */
@@ -154,6 +160,7 @@ export const CRAWL_DEFAULTS = Object.freeze({
   seeds: [] as string[],
   concurrency: 4,
   perHostConcurrency: 2,
+  parseThreads: DEFAULT_PARSE_THREADS,
   delayMs: 500,
   maxDepth: 10,
   maxPagesPerHost: null,
@@ -206,6 +213,7 @@ export function validateCrawlOptions(input: CrawlOptionsInput): CrawlOptions {
   wholeNumber('maxPages', options.maxPages, 1, CRAWL_LIMITS.maxPages);
   wholeNumber('concurrency', options.concurrency, 1, CRAWL_LIMITS.concurrency);
   wholeNumber('perHostConcurrency', options.perHostConcurrency, 1, CRAWL_LIMITS.perHostConcurrency);
+  wholeNumber('parseThreads', options.parseThreads, 0, CRAWL_LIMITS.parseThreads);
   wholeNumber('delayMs', options.delayMs, 0, CRAWL_LIMITS.delayMs);
   wholeNumber('maxDepth', options.maxDepth, 0, CRAWL_LIMITS.maxDepth);
   if (options.maxPagesPerHost !== null) wholeNumber('maxPagesPerHost', options.maxPagesPerHost, 1);

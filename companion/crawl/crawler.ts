@@ -33,6 +33,8 @@
  * leases come back): it asks again every `frontier.pollMs`. maxPages counts every process's
  * pages, and the page that reaches it stops each process at its next claim or commit.
  */
+import { acquireParsePool } from '../parse/parse-pool.ts';
+import { parsePage } from '../parse/parse-page.ts';
 import type { CrawlOptions, CrawlOptionsInput } from './crawl-options.ts';
 import type { CrawlStore } from '../store/crawl-store.ts';
 import { validateCrawlOptions } from './crawl-options.ts';
@@ -120,6 +122,7 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
   await learner?.start();
   // A WARC file that cannot be opened fails the run here; the session's close frees the rest.
   const warc = options.warc ? openWarc(options, session.seeds, store) : undefined;
+  const parsing = options.parseThreads > 0 ? acquireParsePool(options.parseThreads, options.log) : undefined;
   // The run's one stop: the caller's abort, or the page that completes maxPages (`commit`).
   const stop = new AbortController();
   const onCallerAbort = () => stop.abort(options.signal?.reason);
@@ -133,6 +136,7 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
     ...(inScope ? { inScope } : {}),
     frontier,
     durable: () => store.durable(),
+    parse: parsing?.parse ?? parsePage,
     jsonl,
     state,
     fetcher,
@@ -248,6 +252,7 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
     options.signal?.removeEventListener('abort', onCallerAbort);
     await learner?.idle(); // its transaction before the store closes
     await warc?.close();
+    await parsing?.release();
   }
 
   async function setAsideHosts(hosts: string[]): Promise<SetAsideHost[]> {

@@ -1,5 +1,5 @@
 /**
- * Which of a page's scored links go to the frontier, and with what entry.
+ * Which of a page's links go to the frontier, and with what entry.
  *
  * Not followed: every link of a page with `<meta name="robots" content="nofollow">`; a link
  * whose every occurrence on the page is `rel="nofollow"`; a link to the page itself; a link
@@ -8,6 +8,10 @@
  * one page enters once, with its highest score, lowered by its host's budget step
  * (`host-budget.ts`). The link's context and the page's judgement are kept with the entry when
  * the crawl asks (`keepContexts`): what a re-scoring strategy scores from and `linkscent why` shows.
+ *
+ * Two steps, so that a crawl scores only the links it follows (`process-url.ts`): on the local
+ * web of the crawl bench a quarter of a page's links leave the crawl's scope and a third lead to
+ * pages already fetched, and scoring them was most of nb's scoring work for nothing.
  */
 import type { LinkContext } from '../../shared/contexts/types.ts';
 import type { PageSegments } from '../../shared/segments/types.ts';
@@ -16,11 +20,6 @@ import type { FrontierEntry } from '../store/records.ts';
 import type { UrlTask } from './crawl-hooks.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import { trapReason } from './traps.ts';
-
-export interface FollowResult {
-  followed: boolean[];
-  children: FrontierEntry[];
-}
 
 /** What following needs besides the page: the crawl's rules and the strategy's wishes. */
 export interface FollowRules extends Pick<CrawlOptions, 'maxDepth' | 'traps'> {
@@ -37,47 +36,61 @@ export interface FollowRules extends Pick<CrawlOptions, 'maxDepth' | 'traps'> {
   onTopic?: boolean;
 }
 
-export function followLinks(
+/** Whether each of the page's links (`contexts[i]`) may go to the frontier; scores play no part. */
+export function linksToFollow(task: UrlTask, finalUrl: string, page: PageSegments, contexts: readonly LinkContext[], rules: FollowRules): boolean[] {
+  if (page.robots.nofollow || task.depth + 1 > rules.maxDepth) return contexts.map(() => false);
+  const followable = new Set<string>();
+  for (const segment of page.segments) if (segment.kind === 'link' && !segment.nofollow) followable.add(segment.url);
+  // A URL linked several times is judged once.
+  const verdicts = new Map<string, boolean>();
+  return contexts.map(({ url }) => {
+    let verdict = verdicts.get(url);
+    if (verdict === undefined) {
+      verdict = followable.has(url) && url !== finalUrl && url !== task.url && trapReason(url, rules.traps) === null && (!rules.inScope || rules.inScope(url));
+      if (verdict) {
+        const host = hostOf(url);
+        verdict = host !== '' && rules.hostOpen(host);
+      }
+      verdicts.set(url, verdict);
+    }
+    return verdict;
+  });
+}
+
+/**
+ * The frontier entries of the followed links: one per URL, with its best score less its host's
+ * penalty. `scores[i]` is read only where `followed[i]`.
+ */
+export function frontierEntries(
   task: UrlTask,
   finalUrl: string,
-  page: PageSegments,
   contexts: readonly LinkContext[],
   scores: readonly number[],
+  followed: readonly boolean[],
   rules: FollowRules,
-): FollowResult {
+): FrontierEntry[] {
   const { strategyName } = rules;
   if (scores.length !== contexts.length) {
     throw new Error(`strategy ${strategyName} gave ${scores.length} scores for ${contexts.length} links`);
   }
   const depth = task.depth + 1;
-  if (page.robots.nofollow || depth > rules.maxDepth) {
-    return { followed: contexts.map(() => false), children: [] };
-  }
-  const followable = new Set<string>();
-  for (const segment of page.segments) if (segment.kind === 'link' && !segment.nofollow) followable.add(segment.url);
-
   const best = new Map<string, FrontierEntry>();
-  const followed = contexts.map((context, i) => {
+  contexts.forEach((context, i) => {
+    if (!followed[i]) return;
     const score = scores[i]!;
     if (!Number.isFinite(score)) throw new Error(`strategy ${strategyName} gave a non-finite score (${score}) for ${context.url}`);
-    const url = context.url;
-    if (!followable.has(url) || url === finalUrl || url === task.url) return false;
-    if (trapReason(url, rules.traps) !== null) return false;
-    if (rules.inScope && !rules.inScope(url)) return false;
-    const host = hostOf(url);
-    if (host === '' || !rules.hostOpen(host)) return false;
+    const { url } = context;
     const previous = best.get(url);
     if (!previous || score > previous.score) {
-      const entry: FrontierEntry = { url, score, depth, parent: finalUrl, host };
+      const entry: FrontierEntry = { url, score, depth, parent: finalUrl, host: hostOf(url) };
       if (rules.keepContexts) {
         entry.context = { anchor: context.anchor, before: context.before, after: context.after };
         if (rules.onTopic !== undefined) entry.viaOnTopic = rules.onTopic;
       }
       best.set(url, entry);
     }
-    return true;
   });
   const children = [...best.values()];
   for (const child of children) child.score -= rules.hostPenalty(child.host);
-  return { followed, children };
+  return children;
 }

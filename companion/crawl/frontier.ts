@@ -31,6 +31,12 @@ export interface Frontier {
    * applies the same rules to every process's URLs itself. Rows of `excludedHosts` are passed over.
    */
   claim(decide: (row: FrontierRow) => ClaimDecision, claimWindow: number, excludedHosts: readonly string[]): MaybePromise<FrontierRow | undefined>;
+  /**
+   * Those of `urls` whose rows no enqueue changes again (fetched, or dropped), answered at once:
+   * the crawl does not score links to them. Absent (a shared frontier, whose answer would be a
+   * round trip): every link is scored.
+   */
+  settled?(urls: readonly string[]): ReadonlySet<string>;
   /** Upserts entries (a link met again keeps its highest score). Returns how many rows changed. */
   enqueue(entries: readonly FrontierEntry[]): MaybePromise<number>;
   /** A claimed URL whose fetch was abandoned: queued again. */

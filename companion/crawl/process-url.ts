@@ -7,11 +7,10 @@
  * more is recorded: the URL, wherever it was (robots.txt, a politeness wait, the fetch, parsing),
  * goes back to the queue for a resume.
  */
-import { extractContexts } from '../../shared/contexts/extract-contexts.ts';
-import { segmentsFromHtml } from '../../shared/segments/from-html.ts';
-import type { PageSegments } from '../../shared/segments/types.ts';
+import type { LinkContext } from '../../shared/contexts/types.ts';
 import { hostOf } from '../../shared/urls/normalize-url.ts';
 import type { FetchedPage, RobotsAccess } from '../fetch/types.ts';
+import type { ParsedPage } from '../parse/parse-page.ts';
 import type { Frontier, MaybePromise } from './frontier.ts';
 import type { FrontierEntry, FrontierRow, PageExtras, PageRecord, StoredText } from '../store/records.ts';
 import { serializePage } from '../warc/warc-records.ts';
@@ -20,8 +19,9 @@ import { errorLine, reactionTo, SkipUrlError, StopCrawlError } from './crawl-err
 import { runHooks, type UrlTask } from './crawl-hooks.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import type { CrawlState } from './crawl-state.ts';
+import type { ParentPage } from './strategies/crawl-strategy.ts';
 import { fetchWithRetries } from './fetch-with-retries.ts';
-import { followLinks } from './follow-links.ts';
+import { frontierEntries, linksToFollow, type FollowRules } from './follow-links.ts';
 import type { PagesJsonl } from './pages-jsonl.ts';
 import { judgePage } from './page-judgement.ts';
 import { storedText } from './page-text-record.ts';
@@ -49,6 +49,11 @@ export interface UrlContext {
   inScope?: (url: string) => boolean;
   /** How far below its score a URL of the host is queued (`host-budget.ts`; 0 without one). */
   hostPenalty(host: string): number;
+  /**
+   * A page's segments and link contexts at `window`: from a parse thread (`parse/parse-pool.ts`),
+   * or parsed on the event loop when the crawl has none.
+   */
+  parse(html: string, pageUrl: string, window: number): MaybePromise<ParsedPage>;
   /** Called after each page's transaction, before its pageStored hooks (host budget, online learning). */
   recorded?(record: PageRecord): void;
 }
@@ -155,8 +160,8 @@ async function parseAndScore(
   if (fetched.outcome !== 'ok' || fetched.html === undefined) return { record, children: [] };
 
   const { options, state } = ctx;
-  const page: PageSegments = segmentsFromHtml(fetched.html, fetched.finalUrl);
-  const contexts = options.strategy.contexts?.(page) ?? extractContexts(page, { window: options.window });
+  const parsing = ctx.parse(fetched.html, fetched.finalUrl, options.strategy.contextWindow ?? options.window);
+  const { page, contexts } = parsing instanceof Promise ? await parsing : parsing;
   const parsed = { task, fetched, page, contexts };
   await runHooks(options.hooks, 'afterParse', parsed);
 
@@ -164,8 +169,7 @@ async function parseAndScore(
   const relevance = await judgePage(options, task, fetched.finalUrl, page);
   if (relevance !== undefined) record.relevance = relevance;
   const onTopic = relevance === undefined ? undefined : relevance >= options.relevanceThreshold;
-  const scores = options.strategy.scoreLinks({ url: fetched.finalUrl, page, depth: task.depth, score: task.score, onTopic }, contexts);
-  const { followed, children } = followLinks(task, fetched.finalUrl, page, contexts, scores, {
+  const rules: FollowRules = {
     maxDepth: options.maxDepth,
     traps: options.traps,
     inScope: ctx.inScope,
@@ -176,10 +180,32 @@ async function parseAndScore(
     // shows any crawl's best link into a URL.
     keepContexts: true,
     onTopic,
-  });
+  };
+  const followed = linksToFollow(task, fetched.finalUrl, page, contexts, rules);
+  const { scores, queued } = scoreLinks(ctx, { url: fetched.finalUrl, page, depth: task.depth, score: task.score, onTopic }, contexts, followed);
+  const children = frontierEntries(task, fetched.finalUrl, contexts, scores, queued, rules);
   await runHooks(options.hooks, 'linksScored', { ...parsed, scores, followed });
   if (page.robots.noindex) record.noindex = true;
   return { record, children, ...(options.storeText ? { text: storedText(page) } : {}) };
+}
+
+/**
+ * The strategy's scores of the page's links, and which links to queue. A strategy whose links
+ * score alone is asked only about the followed links that can still change the frontier: not
+ * those to pages already fetched or dropped (`Frontier.settled`), whose rows an enqueue leaves
+ * as they are; the others get NaN, which nothing reads. Every link is scored, and every followed
+ * one queued, when a linksScored hook will look at the scores.
+ */
+function scoreLinks(ctx: UrlContext, parent: ParentPage, contexts: readonly LinkContext[], followed: readonly boolean[]): { scores: number[]; queued: readonly boolean[] } {
+  const { strategy, hooks } = ctx.options;
+  if (!strategy.scoresLinksAlone || hooks.some((set) => set.linksScored)) return { scores: strategy.scoreLinks(parent, contexts), queued: followed };
+  const settled = ctx.frontier.settled?.([...new Set(contexts.filter((_, i) => followed[i]).map(({ url }) => url))]);
+  const queued = settled?.size ? followed.map((follow, i) => follow && !settled.has(contexts[i]!.url)) : followed;
+  const asked = contexts.filter((_, i) => queued[i]);
+  const answers = asked.length > 0 ? strategy.scoreLinks(parent, asked) : [];
+  if (answers.length !== asked.length) throw new Error(`strategy ${strategy.name} gave ${answers.length} scores for ${asked.length} links`);
+  let next = 0;
+  return { scores: queued.map((queue) => (queue ? answers[next++]! : Number.NaN)), queued };
 }
 
 /**

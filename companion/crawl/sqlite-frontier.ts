@@ -21,6 +21,10 @@ export class SqliteFrontier implements Frontier {
     return this.store.enqueue(entries);
   }
 
+  settled(urls: readonly string[]): ReadonlySet<string> {
+    return this.store.settledAmong(urls);
+  }
+
   requeue(url: string): void {
     this.store.requeue(url);
   }

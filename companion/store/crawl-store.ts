@@ -153,6 +153,11 @@ export class CrawlStore {
     return this.#frontier.claim(decide, scanLimit, excludedHosts);
   }
 
+  /** Those of `urls` already fetched or dropped: a link to one changes nothing in the frontier. */
+  settledAmong(urls: readonly string[]): Set<string> {
+    return new Set(urls.length === 0 ? [] : this.#frontier.settled(urls));
+  }
+
   /** An in-flight URL whose fetch was abandoned (pause/stop): queue it again. */
   requeue(url: string): void {
     this.#frontier.setState(url, 'queued', null);

@@ -98,6 +98,7 @@ function entryParams(entry: FrontierEntry, now: number) {
 
 export class FrontierQueries {
   readonly #upsert: Database.Statement;
+  readonly #settled: Database.Statement;
   readonly #markDoneUpsert: Database.Statement;
   readonly #first: Database.Statement;
   readonly #after: Database.Statement;
@@ -122,6 +123,8 @@ export class FrontierQueries {
             anchor = excluded.anchor, before_text = excluded.before_text, after_text = excluded.after_text,
             via_on_topic = excluded.via_on_topic
         WHERE frontier.state = 'queued' AND excluded.score > frontier.score`);
+    // One statement for a page's links: each a lookup in the url index.
+    this.#settled = db.prepare(`SELECT url FROM frontier WHERE url IN (SELECT value FROM json_each(?)) AND state IN ('done', 'dropped')`).pluck();
     this.#markDoneUpsert = db.prepare(`
       INSERT INTO frontier (url, score, depth, parent, host, discovered_at, state, anchor, before_text, after_text, via_on_topic)
       VALUES (@url, @score, @depth, @parent, @host, @now, 'done', @anchor, @before, @after, @via)
@@ -145,6 +148,11 @@ export class FrontierQueries {
   /** Inserts a new URL or raises a queued one's score. True when a row changed. */
   upsert(entry: FrontierEntry, now: number): boolean {
     return this.#upsert.run(entryParams(entry, now)).changes > 0;
+  }
+
+  /** Those of `urls` that are done or dropped: rows no upsert changes again. */
+  settled(urls: readonly string[]): string[] {
+    return this.#settled.all(JSON.stringify(urls)) as string[];
   }
 
   /** Marks a URL done, inserting it if unknown (a redirect target reached through another URL). */

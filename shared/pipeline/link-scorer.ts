@@ -51,6 +51,11 @@ export class LinkScorer {
     return this.#options.model;
   }
 
+  /** The context window W its contexts are extracted with. */
+  get window(): number {
+    return this.#options.window;
+  }
+
   /** Stage 2: the page's link contexts, in page order. */
   contexts(page: PageSegments): LinkContext[] {
     return extractContexts(page, { window: this.#options.window });

@@ -28,6 +28,7 @@ export function checkSeedArgs(seeds: readonly string[]): string[] {
 export interface CrawlLimits {
   concurrency?: number;
   perHostConcurrency?: number;
+  parseThreads?: number;
   delayMs?: number;
   maxDepth?: number;
   retry?: { retries: number };
@@ -41,6 +42,7 @@ export function crawlLimitOptions(args: Args): CrawlLimits {
   if ('per-host-concurrency' in known && args.has('per-host-concurrency')) {
     limits.perHostConcurrency = args.positiveInt('per-host-concurrency', CRAWL_LIMITS.perHostConcurrency);
   }
+  if ('parse-threads' in known && args.has('parse-threads')) limits.parseThreads = args.nonNegativeInt('parse-threads', CRAWL_LIMITS.parseThreads);
   if ('delay-ms' in known && args.has('delay-ms')) limits.delayMs = args.nonNegativeInt('delay-ms', CRAWL_LIMITS.delayMs);
   if ('max-depth' in known && args.has('max-depth')) limits.maxDepth = args.nonNegativeInt('max-depth', CRAWL_LIMITS.maxDepth);
   if ('retries' in known && args.has('retries')) {

@@ -59,6 +59,7 @@ export function createBestFirstStrategy(options: BestFirstOptions): CrawlStrateg
     seedScore: 1 + alpha,
     claimWindow: FOCUSED_CLAIM_WINDOW,
     fingerprint: JSON.stringify({ alpha, topic: [...topicVector.keys()].sort() }),
+    scoresLinksAlone: true,
     scoreLinks(parent, links) {
       const parentSim = cosine(termVector(tokenizer, ...parentText(parent.page)), topicVector);
       return links.map((link) => {

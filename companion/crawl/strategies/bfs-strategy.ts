@@ -11,5 +11,6 @@ export function createBfsStrategy(): CrawlStrategy {
     name: 'bfs',
     seedScore: 0,
     scoreLinks: (parent, links) => links.map(() => -(parent.depth + 1)),
+    scoresLinksAlone: true,
   };
 }

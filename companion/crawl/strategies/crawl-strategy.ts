@@ -29,13 +29,19 @@ export interface CrawlStrategy {
   readonly name: string;
   /** One priority per link, in the links' order. Higher is crawled sooner. */
   scoreLinks(parent: ParentPage, links: readonly LinkContext[]): number[];
+  /**
+   * A link's score depends on the link and its page alone, not on which other links of the page
+   * are scored with it: the crawl then asks only about the links it will queue (`process-url.ts`).
+   * Absent: every link of the page is scored (a link graph's strategy counts them all).
+   */
+  readonly scoresLinksAlone?: boolean;
   /** The seeds' score: at least any score `scoreLinks` can give, so seeds go first. Default 1. */
   readonly seedScore?: number;
   /**
-   * The link contexts the strategy wants to score, when it must choose them itself (nb uses its
-   * model's context window). Absent: the crawler extracts them with the crawl's `window`.
+   * The context window the strategy's links are extracted with, when it must choose it itself
+   * (nb: its model's, the window it was trained on). Absent: the crawl's `window`.
    */
-  contexts?(page: PageSegments): LinkContext[];
+  readonly contextWindow?: number;
   /**
    * What the scores depend on besides the name (model checksum, topic, α). A resume with a
    * different fingerprint is allowed but warned about: old and new scores share one frontier.

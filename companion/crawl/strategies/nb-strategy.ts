@@ -89,7 +89,8 @@ export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = D
     fingerprint,
     claimWindow: FOCUSED_CLAIM_WINDOW,
     // The model was trained on contexts of its topic's window; score the same kind of context.
-    contexts: (page) => scorer.contexts(page),
+    contextWindow: scorer.window,
+    scoresLinksAlone: true,
     scoreLinks: (parent, links) => links.map((link) => priority(value(link), parent.onTopic)),
     rescore: (row) => priority(value(asContext(row.url, row.parent ?? '', row.context)), row.viaOnTopic),
     linkLogOdds: (context) => scorer.model.score(scorer.featuresOf(context), 0).logOdds,

@@ -16,6 +16,7 @@ export function createRwStrategy(relevance: RwRelevance): CrawlStrategy {
     claimWindow: FOCUSED_CLAIM_WINDOW,
     fingerprint: rwFingerprint(relevance),
     scoreLinks: (_parent, links) => links.map((link) => relevance.of(link.anchor)),
+    scoresLinksAlone: true,
   };
 }
 

@@ -89,6 +89,8 @@ describe('linkscent: bad usage exits 2 with one line', () => {
     await expectOneLineFailure(['crawl', 'http://127.0.0.1:9/', '--max-pages', '5', '--out', dir, '--concurrency', '100000'], 2, /^linkscent crawl: --concurrency must be at most 64, got "100000"$/);
     await expectOneLineFailure(['collect', 'http://127.0.0.1:9/', '--positive', 'x', '--max-pages', '5', '--out', 'x', '--delay-ms', '1000000000000'], 2, /^linkscent collect: --delay-ms must be at most 600000, got "1000000000000"$/);
     await expectOneLineFailure(['crawl', 'http://127.0.0.1:9/', '--max-pages', '99999999999', '--out', dir], 2, /^linkscent crawl: --max-pages must be at most 10000000, got "99999999999"$/);
+    await expectOneLineFailure(['crawl', 'http://127.0.0.1:9/', '--max-pages', '5', '--out', dir, '--parse-threads', '17'], 2, /^linkscent crawl: --parse-threads must be at most 16, got "17"$/);
+    await expectOneLineFailure(['crawl', 'http://127.0.0.1:9/', '--max-pages', '5', '--out', dir, '--parse-threads=-1'], 2, /^linkscent crawl: --parse-threads must be a non-negative integer, got "-1"$/);
     await expectOneLineFailure(['crawl', `http://127.0.0.1:9/${'a'.repeat(9000)}`, '--max-pages', '5', '--out', dir], 2, /^linkscent crawl: seed "http:\/\/127\.0\.0\.1:9\/a+…" is 9019 characters long, at most 8192$/);
   });
 

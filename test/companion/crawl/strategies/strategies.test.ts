@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LinkContext } from '../../../../shared/contexts/types.ts';
+import { extractContexts } from '../../../../shared/contexts/extract-contexts.ts';
 import type { PageSegments } from '../../../../shared/segments/types.ts';
 import { loadNodeTokenizer } from '../../../../companion/platform/jieba-node.ts';
 import { createStrategy, STRATEGY_NAMES, StrategyConfigError } from '../../../../companion/crawl/strategies/index.ts';
@@ -64,7 +65,8 @@ describe('nb', () => {
       { kind: 'link', url: 'http://a.test/s', anchor: '股票', nofollow: false },
       { kind: 'link', url: 'http://a.test/f', anchor: '足球', nofollow: false },
     ];
-    const contexts = nb.contexts!(page);
+    expect(nb.contextWindow).toBe(5);
+    const contexts = extractContexts(page, { window: nb.contextWindow });
     expect(contexts.map((c) => c.before)).toEqual(['六七八九十', '股票']);
     expect(nb.scoreLinks({ url: page.pageUrl, page, depth: 0, score: 1 }, contexts)).toEqual([0.9, 0.2]);
     expect(nb).toMatchObject({ name: 'nb', seedScore: 1, fingerprint: 'abc' });

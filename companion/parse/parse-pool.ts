@@ -1,0 +1,243 @@
+/**
+ * Parse threads: the crawl's HTML parsing and context extraction off the event loop.
+ *
+ * Why: a crawl's event loop fetches, parses, scores and commits, one page after the other, and
+ * on a machine with a second core it was the one thing busy. Profiled on the crawl bench's local
+ * web (nb, 2,000 pages, concurrency 8, `node --cpu-prof`), the event loop was busy 92 % of the
+ * time, and parsing (htmlparser2 and the segment builder, `segmentsFromHtml`) was its largest
+ * part: 17 % of it, 22 % for bfs. A page's parse needs nothing but its HTML and URL, so it can
+ * run on another core while the event loop fetches, scores and commits other pages.
+ *
+ * A pool of threads (`worker_threads`), each running `parsePage` (`parse-page.ts`), the function
+ * the event loop runs when there are none: a page's segments and contexts are the same on either
+ * (test/companion/parse). A page goes to the thread with the fewest pages waiting. Until a thread
+ * has loaded its modules (a few hundred ms at start), pages are parsed on the event loop, so the
+ * first requests do not wait for it.
+ *
+ * A thread that dies (its heap's limit reached on a hostile page, a crash) fails the pages it
+ * held, each with one line naming what happened, and a new one takes its place; after
+ * `MAX_RESTARTS` deaths the pool parses on the event loop, and says so once.
+ *
+ * One pool per process and thread count, shared by the crawls running in it (the service runs
+ * many): `acquireParsePool`. Idle threads do not keep the process alive.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { ParseReply, ParseRequest } from './parse-messages.ts';
+import { parsePage, type ParsedPage } from './parse-page.ts';
+
+/** At most this many parse threads (`--parse-threads`). */
+export const MAX_PARSE_THREADS = 16;
+
+/**
+ * One thread per core the event loop leaves, at most 4: the event loop keeps one core; past four
+ * the parse is rarely what a crawl waits for. 0 on one core: parsing stays on the event loop.
+ */
+export const DEFAULT_PARSE_THREADS = Math.min(4, Math.max(0, availableParallelism() - 1));
+
+/** Thread deaths after which a pool stops starting new ones. */
+export const MAX_RESTARTS = 3;
+
+/**
+ * A thread's old-generation heap limit. A page is bounded in bytes by the fetch layer, but its
+ * segments can take several times that; a page that still blows the limit costs its thread,
+ * not the crawl.
+ */
+const THREAD_HEAP_MB = 512;
+
+const THREAD_ENTRY = new URL('./parse-thread.mjs', import.meta.url);
+
+export interface ParsePoolOptions {
+  /** The thread's entry point; tests give one that fails. Default `parse-thread.mjs`. */
+  entry?: URL;
+}
+
+interface Waiting {
+  resolve(parsed: ParsedPage): void;
+  reject(error: Error): void;
+}
+
+/** One worker thread and the pages it holds. */
+class ParseThread {
+  readonly #worker: Worker;
+  readonly #waiting = new Map<number, Waiting>();
+  #ready = false;
+  #gone = false;
+  #settleLoad!: () => void;
+  /** Resolves once the thread has loaded its modules, or died trying. */
+  readonly loaded = new Promise<void>((resolve) => {
+    this.#settleLoad = resolve;
+  });
+
+  /** `onGone` hears once, with one line, that the thread died; its waiting pages are failed already. */
+  constructor(entry: URL, onGone: (thread: ParseThread, reason: string) => void) {
+    this.#worker = new Worker(entry, { resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
+    this.#worker.unref();
+    const gone = (reason: string) => {
+      if (this.#gone) return;
+      this.#gone = true;
+      this.#settleLoad();
+      const error = new Error(`the parse thread stopped while parsing the page: ${reason}`);
+      for (const waiting of this.#waiting.values()) waiting.reject(error);
+      this.#waiting.clear();
+      onGone(this, reason);
+    };
+    this.#worker.on('message', (reply: ParseReply) => this.#answer(reply));
+    this.#worker.on('error', (error) => gone(error.message.split('\n')[0]!));
+    this.#worker.on('exit', (code) => gone(`exit code ${code}`));
+  }
+
+  /** Loaded, alive, and so taking pages. */
+  get usable(): boolean {
+    return this.#ready && !this.#gone;
+  }
+
+  /** Pages sent and not yet answered. */
+  get waiting(): number {
+    return this.#waiting.size;
+  }
+
+  parse(request: ParseRequest): Promise<ParsedPage> {
+    return new Promise((resolve, reject) => {
+      // A thread holding pages keeps the process alive: the crawl awaits them.
+      if (this.#waiting.size === 0) this.#worker.ref();
+      this.#waiting.set(request.id, { resolve, reject });
+      this.#worker.postMessage(request);
+    });
+  }
+
+  async terminate(): Promise<void> {
+    this.#gone = true;
+    await this.#worker.terminate();
+  }
+
+  #answer(reply: ParseReply): void {
+    if ('ready' in reply) {
+      this.#ready = true;
+      this.#settleLoad();
+      return;
+    }
+    const waiting = this.#waiting.get(reply.id);
+    if (!waiting) return;
+    this.#waiting.delete(reply.id);
+    if (this.#waiting.size === 0) this.#worker.unref();
+    if ('parsed' in reply) {
+      waiting.resolve(reply.parsed);
+    } else {
+      const error = new Error(reply.error.message);
+      error.name = reply.error.name;
+      waiting.reject(error);
+    }
+  }
+}
+
+export class ParsePool {
+  readonly size: number;
+  readonly #entry: URL;
+  readonly #threads: ParseThread[] = [];
+  readonly #listeners = new Set<(line: string) => void>();
+  #deaths = 0;
+  #nextId = 0;
+  #closed = false;
+
+  constructor(size: number, options: ParsePoolOptions = {}) {
+    if (!Number.isInteger(size) || size < 1 || size > MAX_PARSE_THREADS) throw new RangeError(`a parse pool has 1 to ${MAX_PARSE_THREADS} threads, got ${size}`);
+    this.size = size;
+    this.#entry = options.entry ?? THREAD_ENTRY;
+    for (let i = 0; i < size; i++) this.#start();
+  }
+
+  /** `log` hears the pool's one-line reports (a thread that died) while it is listening. */
+  listen(log: (line: string) => void): () => void {
+    this.#listeners.add(log);
+    return () => this.#listeners.delete(log);
+  }
+
+  /**
+   * The page's segments and contexts: from the least busy thread, or parsed here and now while no
+   * thread is ready. Rejects with the parse's own error, or with one naming a thread that died.
+   */
+  parse(html: string, pageUrl: string, window: number): ParsedPage | Promise<ParsedPage> {
+    let thread: ParseThread | undefined;
+    for (const candidate of this.#threads) {
+      if (candidate.usable && (!thread || candidate.waiting < thread.waiting)) thread = candidate;
+    }
+    if (!thread || this.#closed) return parsePage(html, pageUrl, window);
+    return thread.parse({ id: this.#nextId++, html, pageUrl, window });
+  }
+
+  /** Resolves once every thread started so far has loaded (or died): pages go to threads from then on. */
+  async loaded(): Promise<void> {
+    await Promise.all(this.#threads.map((thread) => thread.loaded));
+  }
+
+  /** Pages waiting in the threads (the pool's backlog). */
+  get waiting(): number {
+    return this.#threads.reduce((sum, thread) => sum + thread.waiting, 0);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all(this.#threads.splice(0).map((thread) => thread.terminate()));
+  }
+
+  #start(): void {
+    this.#threads.push(new ParseThread(this.#entry, (thread, reason) => this.#gone(thread, reason)));
+  }
+
+  #gone(thread: ParseThread, reason: string): void {
+    const at = this.#threads.indexOf(thread);
+    if (at < 0 || this.#closed) return; // terminated by close()
+    this.#threads.splice(at, 1);
+    this.#deaths++;
+    if (this.#deaths <= MAX_RESTARTS) {
+      this.#report(`crawl: a parse thread stopped (${reason}); starting another`);
+      this.#start();
+    } else if (this.#threads.length === 0) {
+      this.#report(`crawl: a parse thread stopped (${reason}), the ${this.#deaths}th time; parsing on the main thread from now on`);
+    }
+  }
+
+  #report(line: string): void {
+    for (const log of this.#listeners) log(line);
+  }
+}
+
+const shared = new Map<number, { pool: ParsePool; users: number }>();
+
+/** A pool's use by one crawl: its parse, until `release`. */
+export interface ParsePoolLease {
+  readonly pool: ParsePool;
+  parse: ParsePool['parse'];
+  /** Done with the pool: the last crawl to release it stops its threads. */
+  release(): Promise<void>;
+}
+
+/**
+ * The process's pool of `threads` threads, started by the first crawl that asks and stopped when
+ * the last one releases it. `log` hears its reports while the lease is held.
+ */
+export function acquireParsePool(threads: number, log: (line: string) => void): ParsePoolLease {
+  let entry = shared.get(threads);
+  if (!entry) {
+    entry = { pool: new ParsePool(threads), users: 0 };
+    shared.set(threads, entry);
+  }
+  entry.users++;
+  const { pool } = entry;
+  const unlisten = pool.listen(log);
+  let released = false;
+  return {
+    pool,
+    parse: (html, pageUrl, window) => pool.parse(html, pageUrl, window),
+    async release() {
+      if (released) return;
+      released = true;
+      unlisten();
+      const current = shared.get(threads);
+      if (!current || current.pool !== pool || --current.users > 0) return;
+      shared.delete(threads);
+      await pool.close();
+    },
+  };
+}
