@@ -71,7 +71,9 @@ class ParseThread {
 
   /** `onGone` hears once, with one line, that the thread died; its waiting pages are failed already. */
   constructor(entry: URL, onGone: (thread: ParseThread, reason: string) => void) {
-    this.#worker = new Worker(entry, { resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
+    // No execArgv: the parent's preloads (`--import` of a network guard, a profiler's flags) are
+    // for its own work; a parse thread loads what it needs itself (`parse-thread.mjs`).
+    this.#worker = new Worker(entry, { execArgv: [], resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
     this.#worker.unref();
     const gone = (reason: string) => {
       if (this.#gone) return;

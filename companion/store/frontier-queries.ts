@@ -123,8 +123,9 @@ export class FrontierQueries {
             anchor = excluded.anchor, before_text = excluded.before_text, after_text = excluded.after_text,
             via_on_topic = excluded.via_on_topic
         WHERE frontier.state = 'queued' AND excluded.score > frontier.score`);
-    // One statement for a page's links: each a lookup in the url index.
-    this.#settled = db.prepare(`SELECT url FROM frontier WHERE url IN (SELECT value FROM json_each(?)) AND state IN ('done', 'dropped')`).pluck();
+    // One statement for a page's links, each a lookup in the url index. The unary + keeps the
+    // planner off frontier_next: by state it would walk every done row (9 % of an nb crawl's time).
+    this.#settled = db.prepare(`SELECT url FROM frontier WHERE url IN (SELECT value FROM json_each(?)) AND +state IN ('done', 'dropped')`).pluck();
     this.#markDoneUpsert = db.prepare(`
       INSERT INTO frontier (url, score, depth, parent, host, discovered_at, state, anchor, before_text, after_text, via_on_topic)
       VALUES (@url, @score, @depth, @parent, @host, @now, 'done', @anchor, @before, @after, @via)

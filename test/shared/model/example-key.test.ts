@@ -13,6 +13,16 @@ describe('fnv1a64', () => {
     expect(fnv1a64('股票 基金 🎉 x')).toBe('c5b3ddfaef243bd1');
     expect(fnv1a64('a\ud800b')).toBe(fnv1a64('a\ufffdb'));
   });
+
+  it('agrees with a BigInt FNV-1a 64 over Buffer.from(text) on long and mixed texts', () => {
+    const reference = (text: string) => {
+      let h = 0xcbf29ce484222325n;
+      for (const byte of Buffer.from(text, 'utf8')) h = ((h ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+      return h.toString(16).padStart(16, '0');
+    };
+    const texts = ['电子表格'.repeat(3000), 'x'.repeat(10_000), '🎉a股'.repeat(500), '\u00e9\u07ff\u0800\uffff', 'short'];
+    for (const text of texts) expect(fnv1a64(text)).toBe(reference(text));
+  });
 });
 
 describe('exampleKey', () => {
