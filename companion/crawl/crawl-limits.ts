@@ -5,6 +5,8 @@
  * listing of the service 1 MB. `validateCrawlOptions` (every crawl) and the service's request
  * check both read them, so a value one side accepts the other does too.
  */
+import { MAX_PARSE_THREADS } from '../parse/thread-count.ts';
+
 export const CRAWL_LIMITS = {
   /** Pages of one crawl: a large site's worth, far beyond what one SQLite frontier is meant for. */
   maxPages: 10_000_000,
@@ -13,7 +15,7 @@ export const CRAWL_LIMITS = {
   concurrency: 64,
   perHostConcurrency: 64,
   /** Threads parsing pages off the event loop; past a machine's cores they only cost memory. */
-  parseThreads: 16,
+  parseThreads: MAX_PARSE_THREADS,
   /** Ten minutes between two fetches of one host; a longer wait is a typo. */
   delayMs: 600_000,
   /** Seeds of one crawl. */

@@ -7,7 +7,7 @@ import type { PageSegments } from '../../shared/segments/types.ts';
 import type { AddressKind, LookupFunction } from '../fetch/address-guard.ts';
 import { validateFetchOptions, type FetchOptions } from '../fetch/fetch-options.ts';
 import { DEFAULT_RETRY_POLICY, MAX_RETRIES, type RetryPolicy } from '../fetch/retry-policy.ts';
-import { DEFAULT_PARSE_THREADS } from '../parse/parse-pool.ts';
+import { DEFAULT_PARSE_THREADS } from '../parse/thread-count.ts';
 import type { CrawlHooks } from './crawl-hooks.ts';
 import { CrawlOptionsError } from './crawl-errors.ts';
 import { CRAWL_LIMITS } from './crawl-limits.ts';

@@ -21,20 +21,11 @@
  * One pool per process and thread count, shared by the crawls running in it (the service runs
  * many): `acquireParsePool`. Idle threads do not keep the process alive.
  */
-import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ParseReply, ParseRequest } from './parse-messages.ts';
 import { parsePage, type ParsedPage } from './parse-page.ts';
+import { MAX_PARSE_THREADS } from './thread-count.ts';
 import { parseThreadScript } from './thread-script.ts';
-
-/** At most this many parse threads (`--parse-threads`). */
-export const MAX_PARSE_THREADS = 16;
-
-/**
- * One thread per core the event loop leaves, at most 4: the event loop keeps one core; past four
- * the parse is rarely what a crawl waits for. 0 on one core: parsing stays on the event loop.
- */
-export const DEFAULT_PARSE_THREADS = Math.min(4, Math.max(0, availableParallelism() - 1));
 
 /** Thread deaths after which a pool stops starting new ones. */
 export const MAX_RESTARTS = 3;

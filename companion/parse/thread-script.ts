@@ -11,7 +11,6 @@
  * Built once per process, asynchronously (esbuild works in its own process): the event loop goes
  * on fetching, and pages are parsed on it until the threads are ready.
  */
-import { build, stop } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
 const ENTRY = fileURLToPath(new URL('./parse-thread.ts', import.meta.url));
@@ -20,13 +19,16 @@ let bundled: Promise<string> | undefined;
 
 /** The script a parse thread runs (`new Worker(code, { eval: true })`). Rejects when esbuild cannot bundle it. */
 export function parseThreadScript(): Promise<string> {
-  bundled ??= build({ entryPoints: [ENTRY], bundle: true, format: 'cjs', platform: 'node', target: 'node20', write: false, logLevel: 'silent' }).then(
-    async (result) => {
-      // esbuild's service process would otherwise stay for the life of the crawl; a later build
-      // (none here) would start another.
-      await stop();
-      return result.outputFiles[0]!.text;
-    },
-  );
+  bundled ??= bundle();
   return bundled;
+}
+
+async function bundle(): Promise<string> {
+  // Loaded here, not at the top: every command's start-up would pay for esbuild's module.
+  const { build, stop } = await import('esbuild');
+  const result = await build({ entryPoints: [ENTRY], bundle: true, format: 'cjs', platform: 'node', target: 'node20', write: false, logLevel: 'silent' });
+  // esbuild's service process would otherwise stay for the life of the crawl; a later build
+  // (none here) would start another.
+  await stop();
+  return result.outputFiles[0]!.text;
 }
