@@ -11,8 +11,10 @@
  *      on the same site (`collect --positive '<topic pattern>'` of `COLLECT_PAGES` pages, then
  *      `train`: link classifier and levels, so future value, online learning and the host budget
  *      all run, as users run nb). Printed: pages served (the server's count), URLs queued and
- *      known at the end (the crawl store), peak RSS (VmHWM, polled), wall time, pages/s, and the
- *      rate per 100 pages from the server's response times against the frontier's size then.
+ *      known at the end (the crawl store), peak RSS (VmHWM, polled), what the resident memory was
+ *      made of at its polled peak (`support/memory-probe.mjs`: V8's heap by space, external memory,
+ *      which holds jieba-wasm's, and the rest), wall time, pages/s, and the rate per 100 pages from
+ *      the server's response times against the frontier's size then.
  *   2. The claim's cost against the frontier's size, in this process: a real `CrawlStore` grown
  *      the way a crawl grows it (claim the best URL, record its page with 1,000 new children in
  *      one transaction; 20 hosts, nb-like scores in [0, 1), link contexts kept), and at
@@ -26,7 +28,7 @@
  * on the machine and its load (printed at the start and the end). Work files go under
  * bench/data/frontier-bench/ (removed at the start).
  */
-import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -42,6 +44,7 @@ import { FANOUT, startWideSite, TOPIC_PATTERN, type WideSite } from './support/w
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WORK = join(ROOT, 'bench', 'data', 'frontier-bench');
 const CHILD_ENV = { TMPDIR: join(WORK, 'tmp') };
+const MEMORY_PROBE = join(ROOT, 'bench', 'support', 'memory-probe.mjs');
 
 /** Pages per crawl: 1,050 × 1,000 links ≈ 1,049,000 URLs queued at the end. */
 const CRAWL_PAGES = 1050;
@@ -90,7 +93,12 @@ async function crawl(site: WideSite, label: string, out: string, extra: string[]
   const args = ['crawl', `${site.origin}/`, '--scope', 'seed-hosts', '--max-pages', String(CRAWL_PAGES), '--out', out, '--delay-ms', '0', '--concurrency', '4', '--per-host-concurrency', '4', ...extra];
   console.log(`\n1${label}. linkscent ${args.join(' ').replace(site.origin, '<site>').replaceAll(`${WORK}/`, '')}`);
   console.log(`   ${loadLine()}`);
-  const run: ChildResult = await linkscent(args, CHILD_ENV);
+  const probeOut = join(WORK, `memory-${label}.json`);
+  const run: ChildResult = await linkscent(args, {
+    ...CHILD_ENV,
+    NODE_OPTIONS: `${process.env['NODE_OPTIONS'] ?? ''} --import ${MEMORY_PROBE}`.trim(),
+    LINKSCENT_MEMORY_PROBE_OUT: probeOut,
+  });
   const served = site.served.slice(from).filter((r) => r.status === 200);
   const times = served.map((r) => r.finishedAt).sort((a, b) => a - b);
   console.log(indent(run.stdout.trim().replaceAll(`${WORK}/`, '')));
@@ -99,12 +107,23 @@ async function crawl(site: WideSite, label: string, out: string, extra: string[]
   const span = (times.at(-1)! - times[0]!) / 1e3;
   console.log(`   pages served (200, the server's count): ${served.length}; frontier (crawl store): ${states.get('queued') ?? 0} queued, ${known} URLs known (${[...states].map(([s, n]) => `${s} ${n}`).join(', ')})`);
   console.log(`   peak RSS (VmHWM) ${mbOf(run.peakRss)} (goal ≤ ${mbOf(RSS_GOAL)}: ${run.peakRss <= RSS_GOAL ? 'met' : 'MISSED'}); wall ${fmt(run.wallMs / 1e3, 3)} s; ${fmt(served.length / span, 3)} pages/s from the first page served to the last (${fmt(span, 3)} s)`);
+  console.log(`   ${memoryAtPeak(probeOut)}`);
   // Each page served brings FANOUT URLs linked nowhere else: after k pages, ≈ k·(FANOUT − 1) queued.
   const rows: string[][] = [['pages served', 'queued at its end (≈)', 'pages/s over these 100']];
   for (let k = 100; k < times.length; k += 100) {
     rows.push([`${k - 100}–${k}`, count(k * (FANOUT - 1)), fmt(100 / ((times[k]! - times[k - 100]!) / 1e3), 3)]);
   }
   console.log(indent(table(rows)));
+}
+
+/** The child's memory at its polled RSS peak (`support/memory-probe.mjs`), in one line. */
+function memoryAtPeak(path: string): string {
+  const peak = JSON.parse(readFileSync(path, 'utf8')) as Record<string, number>;
+  const at = (key: string) => mbOf(peak[key]!);
+  const rest = peak['rssAnon']! - peak['heapTotal']! - peak['external']!;
+  return `at the polled RSS peak (${fmt(peak['atMs']! / 1e3, 3)} s in): ${at('rss')} = file-backed ${at('rssFile')} (node's code and libraries) + anonymous ${at('rssAnon')}: ` +
+    `V8 heap ${at('heapTotal')} (${at('heapUsed')} used; new space ${at('newSpace')}, old ${at('oldSpace')}, large objects ${at('largeObjectSpace')}), ` +
+    `external ${at('external')} (jieba-wasm's linear memory ≈ 62 MB of it), the rest ${mbOf(rest)} (malloc: SQLite's page cache, V8's and Node's own)`;
 }
 
 /** Collect and train on the wide site: the nb model a user would make for its topic. */

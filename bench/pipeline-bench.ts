@@ -39,9 +39,11 @@ import type { PageSegments } from '../shared/segments/types.ts';
 import { LruCache } from '../shared/tokens/lru-cache.ts';
 import {
   createTokenizer,
+  DEFAULT_TOKEN_CACHE_BYTES,
   DEFAULT_TOKEN_CACHE_MAX_LENGTH,
   DEFAULT_TOKEN_CACHE_SIZE,
   normalizeText,
+  tokenCacheEntryBytes,
   type CachingTokenizer,
 } from '../shared/tokens/tokenizer.ts';
 import { compileUrlPatterns } from '../shared/urls/url-pattern.ts';
@@ -252,9 +254,16 @@ function hanRunsOf(texts: readonly string[]): string[] {
   return runs;
 }
 
-/** Lookups and hits the tokenizer's LRU cache sees over `passes` passes (its exact eviction rule, replayed without tokenizing). */
-function cacheReplay(texts: readonly string[], passes: number): { lookups: number; hits: number; lastPassHits: number } {
-  const cache = new LruCache<string, true>(DEFAULT_TOKEN_CACHE_SIZE);
+/**
+ * Lookups and hits the tokenizer's LRU cache sees over `passes` passes (its exact eviction rule,
+ * by count and by estimated bytes, replayed without tokenizing: each text weighs what its tokens
+ * from `tokensOf` make it weigh).
+ */
+function cacheReplay(texts: readonly string[], passes: number, tokensOf: ReadonlyMap<string, readonly string[]>): { lookups: number; hits: number; lastPassHits: number } {
+  const cache = new LruCache<string, true>(DEFAULT_TOKEN_CACHE_SIZE, {
+    maxWeight: DEFAULT_TOKEN_CACHE_BYTES,
+    weigh: (text) => tokenCacheEntryBytes(text, tokensOf.get(text) ?? []),
+  });
   let lookups = 0;
   let hits = 0;
   let lastPassHits = 0;
@@ -483,8 +492,11 @@ function main(): void {
       },
     },
   ]);
-  const replayWarm = cacheReplay(texts, 2);
-  const replayCold = cacheReplay(texts, 1);
+  const untimed = freshTokenizer({ cacheSize: 0 });
+  const tokensOf = new Map<string, readonly string[]>();
+  for (const text of texts) if (!tokensOf.has(text)) tokensOf.set(text, untimed.tokenize(text));
+  const replayWarm = cacheReplay(texts, 2, tokensOf);
+  const replayCold = cacheReplay(texts, 1, tokensOf);
   const raw = get(tokenizer, 'raw-cut');
   const tokenizerRow = (name: string, s: Summary): string[] => [
     name,
@@ -515,7 +527,7 @@ function main(): void {
     ]),
   );
   say(
-    `  token cache: capacity ${DEFAULT_TOKEN_CACHE_SIZE.toLocaleString('en-US')}, ${warmTokenizer.cacheSize.toLocaleString('en-US')} entries after a pass; ` +
+    `  token cache: capacity ${DEFAULT_TOKEN_CACHE_SIZE.toLocaleString('en-US')} entries and ${fmt(DEFAULT_TOKEN_CACHE_BYTES / 2 ** 20, 3)} MiB (estimated), ${warmTokenizer.cacheSize.toLocaleString('en-US')} entries after a pass; ` +
       `hit rate cold ${fmt((100 * replayCold.hits) / replayCold.lookups, 3)} %, warm ${fmt((100 * replayWarm.lastPassHits) / replayCold.lookups, 3)} % (the LRU replayed)`,
   );
   say();

@@ -6,6 +6,8 @@ export {
   normalizeText,
   DEFAULT_TOKEN_CACHE_SIZE,
   DEFAULT_TOKEN_CACHE_MAX_LENGTH,
+  DEFAULT_TOKEN_CACHE_BYTES,
+  tokenCacheEntryBytes,
 } from './tokenizer.ts';
 export { STOPWORDS } from './stopwords.ts';
-export { LruCache } from './lru-cache.ts';
+export { LruCache, type LruWeightOptions } from './lru-cache.ts';

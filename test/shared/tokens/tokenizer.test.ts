@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nodeChineseCutter } from '../../../companion/platform/jieba-node.ts';
 import { STOPWORDS } from '../../../shared/tokens/stopwords.ts';
-import { createTokenizer, normalizeText } from '../../../shared/tokens/tokenizer.ts';
+import { createTokenizer, normalizeText, tokenCacheEntryBytes } from '../../../shared/tokens/tokenizer.ts';
 import type { ChineseCutter } from '../../../shared/tokens/types.ts';
 
 /** The real jieba cutter, with a record of what it was asked to cut (to see cache hits). */
@@ -116,6 +116,25 @@ describe('the token cache', () => {
     expect(short.cacheSize).toBe(0);
     short.tokenize('股票行情');
     expect(short.cacheSize).toBe(1);
+  });
+
+  it('is bounded by its estimated bytes too, whatever the count allows', () => {
+    const { cut, calls } = countingCutter();
+    const text = (n: number) => `第${'页'.repeat(20)}${n}`;
+    const one = tokenCacheEntryBytes(text(0), createTokenizer({ cut, cacheSize: 0 }).tokenize(text(0)));
+    const tokenizer = createTokenizer({ cut, cacheSize: 1_000, cacheBytes: 3 * one });
+    for (let n = 0; n < 10; n++) tokenizer.tokenize(text(n));
+    expect(tokenizer.cacheSize).toBe(3);
+    calls.length = 0;
+    tokenizer.tokenize(text(9)); // among the newest three: cached
+    tokenizer.tokenize(text(0)); // evicted: cut again
+    expect(calls).toEqual([`第${'页'.repeat(20)}`]);
+  });
+
+  it('estimates an entry from its text and tokens, growing with both', () => {
+    const base = tokenCacheEntryBytes('股票', ['股票']);
+    expect(tokenCacheEntryBytes('股票行情', ['股票', '行情'])).toBeGreaterThan(base);
+    expect(tokenCacheEntryBytes('股票股票', ['股票'])).toBe(base + 4); // two more characters, two bytes each
   });
 
   it('rejects a capacity that is not a non-negative integer', () => {
