@@ -5,7 +5,7 @@
  * bench/data/sites, each served as its own site on 127.0.0.N with a portal at 127.0.0.1
  * (`support/local-web.ts`). LinkScent is driven through its real command line, each command a
  * child process (`node companion/bin/linkscent.mjs …`, as users run it), with
- * `support/loopback-guard.ts` preloaded so the documents' thousands of links to real sites
+ * `support/loopback-guard.mjs` preloaded so the documents' thousands of links to real sites
  * never leave the machine (those origins count as unreachable: robots-denied, not fetched).
  *
  * Topic: **LibreOffice Calc's help** (the spreadsheet: functions, cells, sheets, pivot

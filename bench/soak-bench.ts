@@ -4,7 +4,7 @@
  * Issue 13 item 12, "the service stays responsive": the real service (`linkscent serve`, a child
  * process of its own, so its RSS is its own and the bench's clients do not share its event loop)
  * with 20 crawls and 200 server-sent-event clients for 5 minutes, on the Debian documentation web
- * of `support/local-web.ts` (one loopback address per site; `support/loopback-guard.ts` preloaded
+ * of `support/local-web.ts` (one loopback address per site; `support/loopback-guard.mjs` preloaded
  * in the service, so the documents' links to real sites never leave the machine).
  *
  *   1. a model: `collect` (300 pages breadth-first from the portal at concurrency 1, so the same pages every run; on topic = a URL matching
@@ -53,7 +53,7 @@ const TOPIC_PATTERN = '*/text/scalc/*';
 const MAX_PAGES = [1000, 2000, 4000];
 /** How long the streams get to end once the last crawl is stopped. */
 const END_GRACE_MS = 60_000;
-const GUARD = join(ROOT, 'bench', 'support', 'loopback-guard.ts');
+const GUARD = join(ROOT, 'bench', 'support', 'loopback-guard.mjs');
 const CLI = join(ROOT, 'companion', 'bin', 'linkscent.mjs');
 
 interface Service {
@@ -90,7 +90,7 @@ function call(service: Service, path: string, body?: string): Promise<Reply> {
 /** `linkscent serve` in a child, on a free port, its home `home`; resolves once it printed its token. */
 function startService(home: string): Promise<Service> {
   const extra = (process.env.LINKSCENT_SOAK_NODE_OPTIONS ?? '').split(/\s+/).filter((flag) => flag !== '');
-  const child = spawn(process.execPath, [...extra, '--import', 'tsx', '--import', GUARD, CLI, 'serve', '--port', '0'], {
+  const child = spawn(process.execPath, [...extra, '--import', GUARD, CLI, 'serve', '--port', '0'], {
     cwd: ROOT,
     env: { ...process.env, LINKSCENT_HOME: home, TMPDIR: home },
     stdio: ['ignore', 'pipe', 'pipe'],

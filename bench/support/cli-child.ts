@@ -1,7 +1,7 @@
 /**
  * LinkScent's command line as a child process, the way users run it, with the loopback guard
  * preloaded so the documents' links to real sites never leave the machine
- * (`loopback-guard.ts`), and its peak RSS polled from /proc.
+ * (`loopback-guard.mjs`), and its peak RSS polled from /proc.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLI = join(ROOT, 'companion', 'bin', 'linkscent.mjs');
-const GUARD = join(ROOT, 'bench', 'support', 'loopback-guard.ts');
+const GUARD = join(ROOT, 'bench', 'support', 'loopback-guard.mjs');
 
 export interface ChildResult {
   code: number | null;
@@ -28,12 +28,15 @@ export interface StartedChild {
 }
 
 /**
- * Starts `node --import tsx --import loopback-guard <args>`, polling its peak RSS. The child is
- * node itself (no shell between), so a signal sent to it is the one the program gets.
+ * Starts `node --import loopback-guard <args>`, polling its peak RSS; with `--import tsx` first
+ * when the script is TypeScript (a bench's helper), not for the `linkscent` bin, which loads what
+ * it needs itself, as it does for a user. The child is node itself (no shell between), so a
+ * signal sent to it is the one the program gets.
  */
 export function startNode(args: string[], env: Record<string, string> = {}): StartedChild {
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', GUARD, ...args], {
+  const loader = args[0]?.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...loader, '--import', GUARD, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -77,7 +80,7 @@ export function startNode(args: string[], env: Record<string, string> = {}): Sta
   return { child, done };
 }
 
-/** Runs `node --import tsx --import loopback-guard <args>` to its end. */
+/** Runs `node [--import tsx] --import loopback-guard <args>` to its end (`startNode`). */
 export function runNode(args: string[], env: Record<string, string> = {}): Promise<ChildResult> {
   return startNode(args, env).done;
 }

@@ -2,7 +2,7 @@
  * The throughput baseline: crawlee's CheerioCrawler over the local web, run as its own process
  * by `crawl-bench.ts` so its memory is its own:
  *
- *     node --import tsx --import ./bench/support/loopback-guard.ts bench/support/crawlee-run.ts '<json>'
+ *     node --import tsx --import ./bench/support/loopback-guard.mjs bench/support/crawlee-run.ts '<json>'
  *
  * with `{seed, maxPages, concurrency, origins, storageDir}`. It does what a plain crawlee crawl
  * does, the same work per page as `linkscent crawl` minus the scoring: fetch, parse (cheerio),

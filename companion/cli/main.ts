@@ -16,6 +16,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './errors.ts';
 import { commandHelp, topHelp } from './help.ts';
 import { processIo, type CliIo } from './io.ts';
 import { COMMANDS, type CommandName } from './specs.ts';
+import { packageFile } from '../platform/package-root.ts';
 
 /** What every command module exports. */
 export interface CommandModule {
@@ -35,7 +36,7 @@ const LOADERS: Record<CommandName, () => Promise<CommandModule>> = {
 };
 
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+  const pkg = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version?: string };
   return pkg.version ?? 'unknown';
 }
 

@@ -12,8 +12,9 @@
  * on fetching, and pages are parsed on it until the threads are ready.
  */
 import { fileURLToPath } from 'node:url';
+import { packageFile } from '../platform/package-root.ts';
 
-const ENTRY = fileURLToPath(new URL('./parse-thread.ts', import.meta.url));
+const ENTRY = fileURLToPath(packageFile('companion/parse/parse-thread.ts'));
 
 let bundled: Promise<string> | undefined;
 

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tokenEquals } from './guard.ts';
 import { HttpError, sendBody } from './http-io.ts';
+import { packageFile } from '../platform/package-root.ts';
 
 const ASSETS: Record<string, { file: string; type: string }> = {
   '/dashboard': { file: 'index.html', type: 'text/html; charset=utf-8' },
@@ -34,6 +35,6 @@ export function serveDashboard(request: IncomingMessage, response: ServerRespons
     }
   }
   // Read on each request: a few kB, and an edit shows without a restart.
-  const body = readFileSync(new URL(`./dashboard/${asset.file}`, import.meta.url));
+  const body = readFileSync(packageFile(`companion/service/dashboard/${asset.file}`));
   sendBody(response, 200, request.method === 'HEAD' ? '' : body, { 'content-type': asset.type, 'content-security-policy': CSP });
 }

@@ -22,6 +22,7 @@ import { checkHost, checkOrigin, checkToken, type GuardState } from './guard.ts'
 import { HttpError, sendError } from './http-io.ts';
 import { ModelRegistry } from './model-registry.ts';
 import { EventStreams } from './sse.ts';
+import { packageFile } from '../platform/package-root.ts';
 
 export interface ServiceOptions {
   /** Loopback port; 0 picks a free one. Default `LINKSCENT_PORT`, else 7431. */
@@ -158,7 +159,7 @@ function reply(response: ServerResponse, error: unknown, log: (line: string) => 
 
 function packageVersion(): string {
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    const pkg = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version?: string };
     return pkg.version ?? 'unknown';
   } catch {
     return 'unknown';

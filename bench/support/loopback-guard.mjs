@@ -8,7 +8,9 @@
  * (robots.txt cannot be fetched: disallowed for now, recorded as `robots-denied`, not counted
  * as a fetched page); crawlee's runs filter those links out before enqueueing anyway.
  *
- * Loaded before the program: `node --import tsx --import ./bench/support/loopback-guard.ts …`.
+ * Loaded before the program: `node --import ./bench/support/loopback-guard.mjs …`. Plain
+ * JavaScript, so a child that runs no TypeScript (the `linkscent` bin running its bundle) is
+ * measured without tsx's loader in it.
  * It patches `net.Socket.prototype.connect`, which every Node HTTP client (undici, got, http)
  * goes through, and `dns.lookup`, for anything that resolves names on its own.
  */
@@ -17,26 +19,31 @@ import net from 'node:net';
 
 const LOOPBACK_V4 = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 
-export function isLoopbackHost(host: string | undefined | null): boolean {
+/** @param {string | undefined | null} host */
+export function isLoopbackHost(host) {
   if (host === undefined || host === null || host === '') return true; // Node's default: localhost
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
   return LOOPBACK_V4.test(h) || h === '::1' || h === 'localhost' || h === '::ffff:127.0.0.1';
 }
 
-function refused(host: string): NodeJS.ErrnoException {
-  const error: NodeJS.ErrnoException = new Error(`loopback-guard: connection to ${host} refused (benchmarks stay on 127.0.0.x)`);
+/** @param {string} host */
+function refused(host) {
+  const error = new Error(`loopback-guard: connection to ${host} refused (benchmarks stay on 127.0.0.x)`);
   error.code = 'ECONNREFUSED';
   error.syscall = 'connect';
   return error;
 }
 
-/** The host a `socket.connect(...)` call names, whichever of its call forms is used. */
-function hostOfConnectArgs(args: unknown[]): string | undefined | null {
+/**
+ * The host a `socket.connect(...)` call names, whichever of its call forms is used.
+ * @param {unknown[]} args
+ */
+function hostOfConnectArgs(args) {
   let first = args[0];
   // net.connect() passes its normalised [options, callback] pair as one array argument.
   if (Array.isArray(first)) first = first[0];
   if (first !== null && typeof first === 'object') {
-    const options = first as { host?: string; path?: string };
+    const options = first;
     if (typeof options.path === 'string') return 'localhost'; // a Unix socket or named pipe
     return options.host;
   }
@@ -44,9 +51,8 @@ function hostOfConnectArgs(args: unknown[]): string | undefined | null {
   return typeof args[1] === 'string' ? args[1] : undefined;
 }
 
-type Connect = (this: net.Socket, ...args: unknown[]) => net.Socket;
-const originalConnect = net.Socket.prototype.connect as unknown as Connect;
-(net.Socket.prototype as unknown as { connect: Connect }).connect = function guardedConnect(this: net.Socket, ...args: unknown[]) {
+const originalConnect = net.Socket.prototype.connect;
+net.Socket.prototype.connect = function guardedConnect(...args) {
   const host = hostOfConnectArgs(args);
   if (!isLoopbackHost(host)) {
     process.nextTick(() => this.destroy(refused(String(host))));
@@ -55,15 +61,14 @@ const originalConnect = net.Socket.prototype.connect as unknown as Connect;
   return originalConnect.apply(this, args);
 };
 
-type Lookup = (hostname: string, ...rest: unknown[]) => void;
-const originalLookup = dns.lookup as unknown as Lookup;
-(dns as unknown as { lookup: Lookup }).lookup = function guardedLookup(hostname: string, ...rest: unknown[]) {
+const originalLookup = dns.lookup;
+dns.lookup = function guardedLookup(hostname, ...rest) {
   if (!isLoopbackHost(hostname)) {
     const callback = rest[rest.length - 1];
     if (typeof callback === 'function') {
-      const error: NodeJS.ErrnoException = new Error(`loopback-guard: lookup of ${hostname} refused`);
+      const error = new Error(`loopback-guard: lookup of ${hostname} refused`);
       error.code = 'ENOTFOUND';
-      process.nextTick(() => (callback as (e: Error) => void)(error));
+      process.nextTick(() => callback(error));
       return;
     }
   }
