@@ -34,7 +34,7 @@
  *      URL matching the pattern) among the first k fetched, from pages.jsonl in fetch order.
  *   5. throughput (issue 14's protocol): `crawl --strategy bfs`, `crawl --strategy nb` with the
  *      model a plain `train` makes (future value and online learning on, as users run it), and
- *      crawlee's CheerioCrawler (`support/crawlee-run.ts`), 2,000 pages each from the portal,
+ *      crawlee's CheerioCrawler (`support/crawlee-run.mjs`), 2,000 pages each from the portal,
  *      concurrency 8, LinkScent's per-host cap raised to it (crawlee has none), no delay, both
  *      kept to the local web's origins; three runs of each in turn, the median shown with the
  *      range. Everything is counted by the web server, which cannot flatter either crawler:
@@ -57,7 +57,7 @@ import { readPages, type PageLine } from './support/pages-file.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WORK = join(ROOT, 'bench', 'data', 'crawl-bench');
-const CRAWLEE_RUN = join(ROOT, 'bench', 'support', 'crawlee-run.ts');
+const CRAWLEE_RUN = join(ROOT, 'bench', 'support', 'crawlee-run.mjs');
 
 const TOPIC_PATTERN = '*/text/scalc/*';
 const TOPIC_KEYWORDS = 'LibreOffice Calc 电子表格 工作表 单元格 函数 公式 数据透视表';
@@ -307,7 +307,7 @@ async function main(): Promise<void> {
       `   The median of ${THROUGHPUT_REPS} runs of each, in turn (bfs, nb, crawlee, bfs, …); peak RSS the largest. Counted by the web server, not the crawlers:\n` +
         '   pages served = HTML pages answered 200; steady pages/s = those pages over the span from the first to the last one served; start-up = from\n' +
         '   spawning the process to the first request the server saw; wall = the whole process. crawlee: fixed concurrency, throttling off, no retries\n' +
-        '   (support/crawlee-run.ts); both kept to the local web\'s origins (LinkScent by --allow, crawlee by its enqueue filter).',
+        '   (support/crawlee-run.mjs); both kept to the local web\'s origins (LinkScent by --allow, crawlee by its enqueue filter).',
     );
     const { requests, notFound } = web.counts();
     console.log(`\nlocal web: ${requests} requests answered, ${notFound} of them 404; ${loadLine()}; work files in ${relative(ROOT, WORK)}/`);

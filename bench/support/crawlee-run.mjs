@@ -1,8 +1,9 @@
 /**
  * The throughput baseline: crawlee's CheerioCrawler over the local web, run as its own process
- * by `crawl-bench.ts` so its memory is its own:
+ * by `crawl-bench.ts` so its memory is its own; plain JavaScript, so neither crawler's process
+ * carries tsx's loader:
  *
- *     node --import tsx --import ./bench/support/loopback-guard.mjs bench/support/crawlee-run.ts '<json>'
+ *     node --import ./bench/support/loopback-guard.mjs bench/support/crawlee-run.mjs '<json>'
  *
  * with `{seed, maxPages, concurrency, origins, storageDir}`. It does what a plain crawlee crawl
  * does, the same work per page as `linkscent crawl` minus the scoring: fetch, parse (cheerio),
@@ -21,19 +22,20 @@
  * - storage in memory: `persistStorage: false`, CRAWLEE_STORAGE_DIR pointed at a directory
  *   under bench/data/tmp by the caller, purged on start.
  */
-import { CheerioCrawler, Configuration, type CheerioCrawlingContext } from '@crawlee/cheerio';
+import { CheerioCrawler, Configuration } from '@crawlee/cheerio';
 
-interface RunOptions {
-  seed: string;
-  maxPages: number;
-  concurrency: number;
-  /** `http://127.0.0.N:PORT` prefixes links must start with to be enqueued. */
-  origins: string[];
-}
+/**
+ * @typedef {object} RunOptions
+ * @property {string} seed
+ * @property {number} maxPages
+ * @property {number} concurrency
+ * @property {string[]} origins `http://127.0.0.N:PORT` prefixes links must start with to be enqueued.
+ */
 
-const options = JSON.parse(process.argv[2] ?? '{}') as RunOptions;
+/** @type {RunOptions} */
+const options = JSON.parse(process.argv[2] ?? '{}');
 const origins = options.origins.map((origin) => `${origin}/`);
-const onWeb = (url: string) => origins.some((origin) => url.startsWith(origin));
+const onWeb = (url) => origins.some((origin) => url.startsWith(origin));
 
 const config = new Configuration({ persistStorage: false, purgeOnStart: true, headless: true, availableMemoryRatio: 0.9 });
 const overload = { maxCpuOverloadedRatio: 1, maxMemoryOverloadedRatio: 1, maxEventLoopOverloadedRatio: 1, maxClientOverloadedRatio: 1 };
@@ -56,7 +58,7 @@ const crawler = new CheerioCrawler(
       systemStatusOptions: overload,
       snapshotterOptions: { maxUsedMemoryRatio: 1, maxBlockedMillis: 1000, maxClientErrors: 1000 },
     },
-    async requestHandler({ enqueueLinks }: CheerioCrawlingContext) {
+    async requestHandler({ enqueueLinks }) {
       handled++;
       await enqueueLinks({
         strategy: 'all',
