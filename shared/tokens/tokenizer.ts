@@ -22,11 +22,12 @@
  * are tokenized but not cached, so the cache's memory stays bounded by entries × length.
  *
  * A text never seen before is mostly made of Han runs seen before: the context windows of
- * neighbouring links overlap, and a site's pages share their phrases. So jieba's pieces are also
- * cached per Han run (a second bounded LRU, runs up to `RUN_CACHE_MAX_LENGTH` characters). This
- * changes no token: the runs are cut one by one either way, and `cut` is a pure function of its
- * run. On the extension bench's never-seen contexts, jieba was about half of the Worker's time
- * per context (issue 14's profile).
+ * neighbouring links overlap, and a site's pages share their phrases (in the bench corpus's
+ * anchors and contexts, 82 % of the 116,831 Han runs repeat an earlier one; 21,359 are
+ * distinct). So jieba's pieces are also cached per Han run (a second bounded LRU, runs up to
+ * `RUN_CACHE_MAX_LENGTH` characters). This changes no token: the runs are cut one by one either
+ * way, and `cut` is a pure function of its run. On never-seen contexts, jieba's `cut` had been a
+ * third of the Worker's scoring time (issue 14's profile).
  */
 import { LruCache } from './lru-cache.ts';
 import type { ChineseCutter, Tokenizer } from './types.ts';
@@ -58,8 +59,8 @@ export const DEFAULT_TOKEN_CACHE_SIZE = 50_000;
 export const DEFAULT_TOKEN_CACHE_MAX_LENGTH = 1_000;
 export const DEFAULT_RUN_CACHE_SIZE = 100_000;
 /**
- * Longest Han run (in UTF-16 units) whose pieces are cached: longer than any phrase that repeats,
- * short enough that 100,000 entries stay a few MB.
+ * Longest Han run (in UTF-16 units) whose pieces are cached: 0.02 % of the bench corpus's runs
+ * are longer, and a bound keeps 100,000 entries to a few MB.
  */
 export const RUN_CACHE_MAX_LENGTH = 32;
 
