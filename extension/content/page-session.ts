@@ -215,8 +215,14 @@ export class PageSession {
     };
     if (batches.length > 0) await sendBatch(batches[0]!, first);
     let next = 1;
+    let failed = false;
     const lane = async (): Promise<void> => {
-      while (next < batches.length && current()) await sendBatch(batches[next++]!, false);
+      try {
+        while (next < batches.length && current() && !failed) await sendBatch(batches[next++]!, false);
+      } catch (error) {
+        failed = true; // the other lane stops too: the run fails as one, as a single request did
+        throw error;
+      }
     };
     await Promise.all(Array.from({ length: Math.max(1, requestsInFlight) }, lane));
     if (!current()) return;

@@ -194,6 +194,38 @@ describe('PageSession', () => {
     session.destroy();
   });
 
+  it('stops sending when a later batch fails, and the run fails', async () => {
+    buildPage(45);
+    let calls = 0;
+    const browser = fakeBrowser({
+      'page/settings': { enabled: true, window: 80, maxLinks: 5000 },
+      'page/links': async (message) => {
+        calls += 1;
+        if (calls === 2) throw new Error('the background went away');
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return { verdicts: (message['links'] as PageLink[]).map(judge) };
+      },
+      'page/count': { ok: true },
+    });
+    const session = new PageSession(
+      {
+        doc: document,
+        send: createContentSender(browser.runtime),
+        t: createTranslate(browser.i18n),
+        requestIdle: (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 0),
+        requestFrame: (callback) => setTimeout(callback, 0),
+        pageUrl: () => pageUrl,
+        viewport: () => ({ width: 1000, height: 800 }),
+      },
+      { linksPerMessage: 5, laterLinksPerMessage: 5 },
+    );
+    await expect(session.start()).rejects.toThrow(/page\/links/);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    // The first batch, the failed one, and the one already in flight beside it: no more.
+    expect(calls).toBe(3);
+    session.destroy();
+  });
+
   it('by default sends 100 links first, then 500 at a time (fewer round trips and frames)', async () => {
     buildPage(700);
     const h = (current = harness({ enabled: true }));
