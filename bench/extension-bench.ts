@@ -17,6 +17,8 @@
  *          `linkscent:settled` User Timing mark (extension/content/paint.ts `SETTLED_MARK`),
  *          left when the last batch's verdicts are painted; on-topic links carry
  *          `data-linkscent-level`, the others are scored below the threshold and left alone;
+ *        - the first highlight: when the first link got its level (a MutationObserver added
+ *          before any page script, disconnected at that first change);
  *        - where that time goes: when the service worker received the page's `page/settings`
  *          (the content script started) and its first `page/links` (extraction done), from a
  *          listener the benchmark adds to the service worker, and how many batches went;
@@ -32,7 +34,10 @@
  * LINKSCENT_CHROMIUM (default /usr/bin/chromium), LINKSCENT_BENCH_VERBOSE=1 (one line per run on
  * stderr), LINKSCENT_BENCH_TRACE_DIR (keep the traced runs' raw traces there), LINKSCENT_BENCH_JSON
  * (write the figures there as JSON; scripts/bench.mjs sets it), LINKSCENT_BENCH_GENERATED=1 (generated
- * text even when bench/data/sites is there). Without Chromium it says so and exits 0.
+ * text even when bench/data/sites is there), LINKSCENT_BENCH_WORKER_PROFILE=<prefix> (after the figures,
+ * one more page run and one more cold probe with V8's profiler on the scoring Worker, written to
+ * <prefix>-page.cpuprofile and <prefix>-probe.cpuprofile; bench/extension/worker-profile.ts). Without
+ * Chromium it says so and exits 0.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -46,6 +51,7 @@ import { startBenchServer, type BenchServer } from './extension/bench-server.ts'
 import { haveDocs, loadDocCorpus, OFF_TOPIC_SITES, ON_TOPIC_SITES, type BenchContext } from './extension/doc-pages.ts';
 import { MainThreadTrace, type TaskSummary } from './extension/main-thread-trace.ts';
 import { probeLinks, probeWorker, type ProbeResult, type ProbeSet } from './extension/worker-probe.ts';
+import { devtoolsArgs, WorkerProfiler } from './extension/worker-profile.ts';
 
 const CHROMIUM = process.env['LINKSCENT_CHROMIUM'] ?? '/usr/bin/chromium';
 const RUNS = positiveInt('LINKSCENT_BENCH_RUNS', 5);
@@ -55,6 +61,9 @@ const SETTLED_MARK = 'linkscent:settled';
 const LEVEL = 'data-linkscent-level';
 const VERBOSE = process.env['LINKSCENT_BENCH_VERBOSE'] === '1';
 const TRACE_DIR = process.env['LINKSCENT_BENCH_TRACE_DIR'] || undefined;
+const WORKER_PROFILE = process.env['LINKSCENT_BENCH_WORKER_PROFILE'] || undefined;
+/** The scoring Worker's name (extension/offscreen/offscreen.ts). */
+const WORKER_NAME = 'linkscent-worker';
 
 function positiveInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -72,7 +81,9 @@ async function launch(profile: string, extension: string | null): Promise<Browse
     // Extensions need Chromium's new headless mode, asked for by flag (as the e2e test does).
     headless: false,
     viewport: { width: 1280, height: 800 },
-    args: extension ? [...BASE_ARGS, `--disable-extensions-except=${extension}`, `--load-extension=${extension}`] : BASE_ARGS,
+    args: extension
+      ? [...BASE_ARGS, `--disable-extensions-except=${extension}`, `--load-extension=${extension}`, ...(WORKER_PROFILE ? devtoolsArgs() : [])]
+      : BASE_ARGS,
   });
 }
 
@@ -90,7 +101,23 @@ const NAVIGATION_JS = `(() => {
   return { timeOrigin: performance.timeOrigin, responseEnd: nav.responseEnd, domContentLoaded: nav.domContentLoadedEventEnd, load: nav.loadEventEnd };
 })()`;
 
+/**
+ * Before any page script: when the first link gets its level, from navigation start. The
+ * observer disconnects at that first highlight, so it costs the page nothing after it.
+ */
+const FIRST_HIGHLIGHT_INIT = `(() => {
+  const observer = new MutationObserver((records) => {
+    if (records.some((r) => r.target instanceof Element && r.target.hasAttribute('${LEVEL}'))) {
+      window.__linkscentFirstHighlight = performance.now();
+      observer.disconnect();
+    }
+  });
+  observer.observe(document, { subtree: true, attributes: true, attributeFilter: ['${LEVEL}'] });
+})();`;
+
 interface Settled extends PageTimes {
+  /** ms after navigation start; null when no link was lit. */
+  firstHighlight: number | null;
   settledAt: number;
   onTopic: number;
   total: number;
@@ -106,7 +133,8 @@ const settledJs = (timeoutMs: number) => `new Promise((resolve, reject) => {
     clearTimeout(timer);
     const nav = performance.getEntriesByType('navigation')[0];
     resolve({ timeOrigin: performance.timeOrigin, responseEnd: nav.responseEnd, domContentLoaded: nav.domContentLoadedEventEnd,
-      load: nav.loadEventEnd, settledAt: mark.startTime, onTopic: mark.detail.onTopic, total: mark.detail.total });
+      load: nav.loadEventEnd, firstHighlight: window.__linkscentFirstHighlight ?? null, settledAt: mark.startTime,
+      onTopic: mark.detail.onTopic, total: mark.detail.total });
   });
   observer.observe({ type: 'mark', buffered: true });
 })`;
@@ -254,6 +282,7 @@ async function main(): Promise<void> {
     // ---- the extension: topic, training ----------------------------------------------------
     const context = await launch(profile(), extension);
     contextsToClose.push(context);
+    await context.addInitScript(FIRST_HIGHLIGHT_INIT);
     let serviceWorker: Worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 30_000 }));
     const extensionId = new URL(serviceWorker.url()).host;
     const options = await context.newPage();
@@ -338,7 +367,7 @@ async function main(): Promise<void> {
           console.error(
             `  run ${i}${trace ? ' traced' : ''}: cap ${expected}, baseline load ${plainResult?.times.load.toFixed(0) ?? '-'}, ` +
               `ext DCL ${r.settled.domContentLoaded.toFixed(0)} load ${r.settled.load.toFixed(0)} settings ${r.settingsAt?.toFixed(0)} ` +
-              `first batch ${r.firstLinksAt?.toFixed(0)} settled ${r.settled.settledAt.toFixed(0)} total ${r.settled.total} marked ${r.marked}` +
+              `first batch ${r.firstLinksAt?.toFixed(0)} first lit ${r.settled.firstHighlight?.toFixed(0) ?? '-'} settled ${r.settled.settledAt.toFixed(0)} total ${r.settled.total} marked ${r.marked}` +
               (result.tasks ? ` longest ${result.tasks.longestExtensionMs.toFixed(1)} (CPU ${result.tasks.longestExtensionCpuMs.toFixed(1)}; ${result.tasks.longestExtensionInside})` : ''),
           );
         }
@@ -379,6 +408,19 @@ async function main(): Promise<void> {
       if (i > 0) probes.push([...result, ...roundTrip]);
     }
 
+    // ---- optional: where the Worker's time goes -------------------------------------------
+    if (WORKER_PROFILE) {
+      let profiler = await WorkerProfiler.start(offscreenUrl, WORKER_NAME);
+      await extensionRun(contexts.length, false);
+      await profiler.stop(`${WORKER_PROFILE}-page.cpuprofile`);
+      const { html, url } = pageFor();
+      const salted = probeLinks(pageContexts(html, url), 'profile');
+      profiler = await WorkerProfiler.start(offscreenUrl, WORKER_NAME);
+      await probeWorker(serviceWorker, offscreenUrl, topic, [{ label: 'cold', links: salted, batch: 100 }]);
+      await profiler.stop(`${WORKER_PROFILE}-probe.cpuprofile`);
+      console.log(`Worker profiles: ${WORKER_PROFILE}-page.cpuprofile, ${WORKER_PROFILE}-probe.cpuprofile`);
+    }
+
     // ---- the table -------------------------------------------------------------------------
     const f = full.runs;
     heading(`Page load, ms after navigation start (${RUNS} runs each)`);
@@ -389,6 +431,7 @@ async function main(): Promise<void> {
 
     heading(`Verdicts for all ${contexts.length.toLocaleString('en-US')} links, cap raised to ${Math.max(LINKS, DEFAULT_CAP).toLocaleString('en-US')}`);
     row('content script started (page/settings)', f.flatMap((r) => (r.settingsAt === null ? [] : [r.settingsAt])), 'ms');
+    row('first highlight (first link lit)', f.flatMap((r) => (r.settled.firstHighlight === null ? [] : [r.settled.firstHighlight])), 'ms');
     row('extraction done (first page/links)', f.flatMap((r) => (r.firstLinksAt === null ? [] : [r.firstLinksAt])), 'ms');
     row('ALL LINKS HAVE VERDICTS (settled mark)', f.map((r) => r.settled.settledAt), 'ms');
     row('  of which after the load event', f.map((r) => r.settled.settledAt - r.settled.load), 'ms');
@@ -401,6 +444,7 @@ async function main(): Promise<void> {
 
     const d = defaultCap.runs;
     heading(`Default cap (maxLinksPerPage ${DEFAULT_CAP.toLocaleString('en-US')})`);
+    row('first highlight (first link lit)', d.flatMap((r) => (r.settled.firstHighlight === null ? [] : [r.settled.firstHighlight])), 'ms');
     row('all capped links have verdicts (settled)', d.map((r) => r.settled.settledAt), 'ms');
     row('  of which after the load event', d.map((r) => r.settled.settledAt - r.settled.load), 'ms');
     row('links with verdicts', d.map((r) => r.settled.total), 'links');

@@ -6,7 +6,7 @@
 import type { LinkContext } from '../../shared/contexts/types.ts';
 import { normalizeUrl, urlHost } from '../../shared/urls/normalize-url.ts';
 import type { PageLink } from '../messages/page-links.ts';
-import { activeTopic } from '../storage/stores.ts';
+import { topicNamedIn } from '../storage/stores.ts';
 import { isExcluded, TOPIC_DEFAULTS } from '../storage/validate.ts';
 import { carriesToken, isCompanionPage } from '../companion-client/companion-pages.ts';
 import { passiveExamples } from './passive-labels.ts';
@@ -42,7 +42,8 @@ export function createContentHandlers(services: BackgroundServices): ContentHand
     const [current, pairing] = await Promise.all([settings.get(), companion.get()]);
     if (isExcluded(hostOf(pageUrl), current.excludedSites)) return { topic: null, current, token: pairing.token };
     if (isCompanionPage(pageUrl, pairing.port) || carriesToken(pageUrl, pairing.token)) return { topic: null, current, token: pairing.token };
-    return { topic: await activeTopic(topics, settings), current, token: pairing.token };
+    // From the settings just read: every batch of every page comes through here.
+    return { topic: await topicNamedIn(topics, current), current, token: pairing.token };
   }
 
   return {

@@ -20,7 +20,7 @@ export interface LinkVerdict {
   /** P(+ | link), in [0, 1]. */
   p: number;
   level: Level;
-  /** Top features, for the hover explanation (largest |weight| first). */
+  /** Top features, for the hover explanation (largest |weight| first); empty when level is 0. */
   top: Score['top'];
   /** The user marked this link (or its target page) on (1) or off (0) topic: the mark wins. */
   mark?: Label;

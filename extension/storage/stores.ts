@@ -28,7 +28,11 @@ export interface CompanionStore {
 
 /** The active topic, or null when none is set or it was deleted. */
 export async function activeTopic(topics: TopicStore, settings: SettingsStore): Promise<Topic | null> {
-  const { activeTopicId } = await settings.get();
+  return topicNamedIn(topics, await settings.get());
+}
+
+/** The topic settings already read name as active (saves reading them again), or null. */
+export async function topicNamedIn(topics: TopicStore, { activeTopicId }: Pick<ExtensionSettings, 'activeTopicId'>): Promise<Topic | null> {
   if (activeTopicId === null) return null;
   return (await topics.get(activeTopicId)) ?? null;
 }

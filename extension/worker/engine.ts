@@ -227,9 +227,14 @@ export function createEngine({ tokenizer, repository, saveDelayMs = 500, templat
       const template = links.map((link) => templates.see(link));
       const entry = await warmFor(topic);
       const threshold = thresholdOf(entry);
-      return links.map((link, i) =>
-        verdictOf(link.ref, entry.scorer.score(link), threshold, { self: link.url === link.pageUrl, mark: entry.marks.get(link.url), template: template[i]! }),
-      );
+      const { scorer } = entry;
+      return links.map((link, i) => {
+        const features = scorer.featuresOf(link);
+        // P(+) alone first; the explanation only for a link its verdict lights (verdictOf).
+        const score = scorer.model.score(features, 0);
+        const kind = { self: link.url === link.pageUrl, mark: entry.marks.get(link.url), template: template[i]! };
+        return verdictOf(link.ref, score, threshold, kind, () => scorer.model.score(features, EXPLAIN_TOP).top);
+      });
     },
 
     async observe(topic: Topic, examples: LabeledLink[], page?: SeenPage): Promise<ObserveResult> {

@@ -33,10 +33,26 @@ export interface LinkKind {
   self?: boolean;
 }
 
-export function verdictOf(ref: number, score: Score, threshold: number, kind: LinkKind = {}): LinkVerdict {
-  const verdict: LinkVerdict = { ref, p: score.p, level: levelOf(score.p, threshold), top: score.top.slice(0, EXPLAIN_TOP) };
-  if (kind.self) return { ...verdict, level: 0, self: true };
-  if (kind.mark !== undefined) return { ...verdict, level: kind.mark === 1 ? LEVELS : 0, mark: kind.mark };
-  if (kind.template) return { ...verdict, level: verdict.level === LEVELS ? LEVELS : 0, template: true };
+/**
+ * The verdict a page paints. `explain` gives the features behind the score; it is called only
+ * when the verdict lights its link, since the hover explanation opens on lit links alone
+ * (content/hover.ts): an unlit link's verdict carries no features, which spares the Worker the
+ * explanation and every hop to the page its bytes (issue 14). By default the score's own `top`.
+ */
+export function verdictOf(
+  ref: number,
+  score: Pick<Score, 'p'> & Partial<Score>,
+  threshold: number,
+  kind: LinkKind = {},
+  explain: () => Score['top'] = () => score.top ?? [],
+): LinkVerdict {
+  let level = levelOf(score.p, threshold);
+  if (kind.self) level = 0;
+  else if (kind.mark !== undefined) level = kind.mark === 1 ? LEVELS : 0;
+  else if (kind.template && level !== LEVELS) level = 0;
+  const verdict: LinkVerdict = { ref, p: score.p, level, top: level > 0 ? explain().slice(0, EXPLAIN_TOP) : [] };
+  if (kind.self) verdict.self = true;
+  else if (kind.mark !== undefined) verdict.mark = kind.mark;
+  else if (kind.template) verdict.template = true;
   return verdict;
 }

@@ -109,6 +109,15 @@ describe('background handlers', () => {
     expect(await ui['topics/save']({ type: 'topics/save', topic: { name: 'x', threshold: 2 } })).toMatchObject({ ok: false, error: expect.stringMatching(/threshold/) });
   });
 
+  it('reads the settings once per batch (every batch of every page comes through)', async () => {
+    await createTopic();
+    const { settings } = services;
+    let reads = 0;
+    const counting = createContentHandlers({ ...services, settings: { ...settings, get: () => (reads++, settings.get()) } });
+    await counting['page/links']({ type: 'page/links', pageUrl: PAGE, title: 'Portal', links: hubLinks(), first: true }, origin);
+    expect(reads).toBe(1);
+  });
+
   it('scores a batch, learns its pattern-labeled links, and counts the pages seen', async () => {
     await createTopic();
     const content = createContentHandlers(services);

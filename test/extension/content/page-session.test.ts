@@ -151,6 +151,81 @@ describe('PageSession', () => {
     session.destroy();
   });
 
+  it('sends the first batch alone, then keeps two later batches waiting for verdicts at once', async () => {
+    buildPage(45);
+    const waiting: (() => void)[] = [];
+    let most = 0;
+    const browser = fakeBrowser({
+      'page/settings': { enabled: true, window: 80, maxLinks: 5000 },
+      'page/links': (message) =>
+        new Promise((resolve) => {
+          waiting.push(() => resolve({ verdicts: (message['links'] as PageLink[]).map(judge) }));
+          most = Math.max(most, waiting.length);
+        }),
+      'page/count': { ok: true },
+    });
+    const session = new PageSession(
+      {
+        doc: document,
+        send: createContentSender(browser.runtime),
+        t: createTranslate(browser.i18n),
+        requestIdle: (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 0),
+        requestFrame: (callback) => setTimeout(callback, 0),
+        pageUrl: () => pageUrl,
+        viewport: () => ({ width: 1000, height: 800 }),
+      },
+      { linksPerMessage: 5, laterLinksPerMessage: 10 },
+    );
+    const run = session.start();
+    const linkMessages = () => browser.sent.filter((m) => m['type'] === 'page/links');
+    await vi.waitFor(() => expect(linkMessages()).toHaveLength(1), { timeout: 2000, interval: 5 });
+    expect(waiting).toHaveLength(1); // the links in view go alone
+    waiting.shift()!();
+    await vi.waitFor(() => expect(waiting).toHaveLength(2), { timeout: 2000, interval: 5 });
+    while (waiting.length > 0) {
+      waiting.shift()!();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await run;
+    expect(most).toBe(2);
+    expect(linkMessages().map((m) => (m['links'] as PageLink[]).length)).toEqual([5, 10, 10, 10, 10]);
+    expect(linkMessages().map((m) => m['first'])).toEqual([true, false, false, false, false]);
+    expect(document.querySelectorAll(`[${LEVEL_ATTRIBUTE}]`)).toHaveLength(15);
+    session.destroy();
+  });
+
+  it('stops sending when a later batch fails, and the run fails', async () => {
+    buildPage(45);
+    let calls = 0;
+    const browser = fakeBrowser({
+      'page/settings': { enabled: true, window: 80, maxLinks: 5000 },
+      'page/links': async (message) => {
+        calls += 1;
+        if (calls === 2) throw new Error('the background went away');
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return { verdicts: (message['links'] as PageLink[]).map(judge) };
+      },
+      'page/count': { ok: true },
+    });
+    const session = new PageSession(
+      {
+        doc: document,
+        send: createContentSender(browser.runtime),
+        t: createTranslate(browser.i18n),
+        requestIdle: (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 0),
+        requestFrame: (callback) => setTimeout(callback, 0),
+        pageUrl: () => pageUrl,
+        viewport: () => ({ width: 1000, height: 800 }),
+      },
+      { linksPerMessage: 5, laterLinksPerMessage: 5 },
+    );
+    await expect(session.start()).rejects.toThrow(/page\/links/);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    // The first batch, the failed one, and the one already in flight beside it: no more.
+    expect(calls).toBe(3);
+    session.destroy();
+  });
+
   it('by default sends 100 links first, then 500 at a time (fewer round trips and frames)', async () => {
     buildPage(700);
     const h = (current = harness({ enabled: true }));

@@ -24,6 +24,24 @@ describe('highlight levels', () => {
   });
 });
 
+describe('explanations', () => {
+  it('are worked out only for a verdict that lights its link', () => {
+    const top = [{ feature: 'a:基金', weight: 1.5 }];
+    let asked = 0;
+    const explain = () => {
+      asked += 1;
+      return top;
+    };
+    expect(verdictOf(1, { p: 0.2 }, 0.5, {}, explain)).toMatchObject({ level: 0, top: [] });
+    expect(verdictOf(2, { p: 0.7 }, 0.5, { template: true }, explain)).toMatchObject({ level: 0, top: [] });
+    expect(verdictOf(3, { p: 0.9 }, 0.5, { self: true }, explain)).toMatchObject({ level: 0, top: [] });
+    expect(asked).toBe(0);
+    expect(verdictOf(4, { p: 0.7 }, 0.5, {}, explain)).toMatchObject({ level: 2, top });
+    expect(verdictOf(5, { p: 0.1 }, 0.5, { mark: 1 }, explain)).toMatchObject({ level: 3, mark: 1, top });
+    expect(asked).toBe(2);
+  });
+});
+
 describe('links judged apart (issue 12)', () => {
   const score = (p: number) => ({ p, logOdds: Math.log(p / (1 - p)), top: [] });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nodeChineseCutter } from '../../../companion/platform/jieba-node.ts';
 import { STOPWORDS } from '../../../shared/tokens/stopwords.ts';
-import { createTokenizer, normalizeText, tokenCacheEntryBytes } from '../../../shared/tokens/tokenizer.ts';
+import { createTokenizer, normalizeText, RUN_CACHE_MAX_LENGTH, tokenCacheEntryBytes } from '../../../shared/tokens/tokenizer.ts';
 import type { ChineseCutter } from '../../../shared/tokens/types.ts';
 
 /** The real jieba cutter, with a record of what it was asked to cut (to see cache hits). */
@@ -90,7 +90,8 @@ describe('the token cache', () => {
 
   it('is bounded and evicts the least recently used text', () => {
     const { cut, calls } = countingCutter();
-    const tokenizer = createTokenizer({ cut, cacheSize: 3 });
+    // The run cache off, so that jieba's calls show the text cache alone.
+    const tokenizer = createTokenizer({ cut, cacheSize: 3, runCacheSize: 0 });
     for (const text of ['股票', '基金', '债券']) tokenizer.tokenize(text);
     tokenizer.tokenize('股票'); // now most recent; 基金 is the oldest
     for (const text of ['外汇', '期货', '黄金', '白银']) tokenizer.tokenize(text);
@@ -122,13 +123,25 @@ describe('the token cache', () => {
     const { cut, calls } = countingCutter();
     const text = (n: number) => `第${'页'.repeat(20)}${n}`;
     const one = tokenCacheEntryBytes(text(0), createTokenizer({ cut, cacheSize: 0 }).tokenize(text(0)));
-    const tokenizer = createTokenizer({ cut, cacheSize: 1_000, cacheBytes: 3 * one });
+    const tokenizer = createTokenizer({ cut, cacheSize: 1_000, cacheBytes: 3 * one, runCacheSize: 0 }); // the text cache alone
     for (let n = 0; n < 10; n++) tokenizer.tokenize(text(n));
     expect(tokenizer.cacheSize).toBe(3);
     calls.length = 0;
     tokenizer.tokenize(text(9)); // among the newest three: cached
     tokenizer.tokenize(text(0)); // evicted: cut again
     expect(calls).toEqual([`第${'页'.repeat(20)}`]);
+  });
+
+  it("bounds the Han runs' cache by its estimated bytes as well", () => {
+    const { cut, calls } = countingCutter();
+    const runs = ['电子表格', '工作表格', '单元格式', '数据透视', '条件格式'];
+    const one = tokenCacheEntryBytes(runs[0]!, cut(runs[0]!));
+    const tokenizer = createTokenizer({ cut, cacheSize: 0, runCacheSize: 1_000, runCacheBytes: 2 * one });
+    for (const run of runs) tokenizer.tokenize(run);
+    calls.length = 0;
+    tokenizer.tokenize(runs[4]!); // among the newest two: cached
+    tokenizer.tokenize(runs[0]!); // evicted: cut again
+    expect(calls).toEqual([runs[0]]);
   });
 
   it('estimates an entry from its text and tokens, growing with both', () => {
@@ -140,5 +153,50 @@ describe('the token cache', () => {
   it('rejects a capacity that is not a non-negative integer', () => {
     expect(() => createTokenizer({ cut: nodeChineseCutter, cacheSize: -1 })).toThrow(RangeError);
     expect(() => createTokenizer({ cut: nodeChineseCutter, cacheSize: 1.5 })).toThrow(RangeError);
+    expect(() => createTokenizer({ cut: nodeChineseCutter, runCacheSize: -1 })).toThrow(RangeError);
+  });
+});
+
+describe('the Han run cache', () => {
+  it('cuts a run seen in another text only once', () => {
+    const { cut, calls } = countingCutter();
+    const tokenizer = createTokenizer({ cut });
+    expect(tokenizer.tokenize('安装软件包 第1步')).toEqual(['安装', '软件包', '第', '1', '步']);
+    // A text never seen, made of runs seen: no new cut for them.
+    expect(tokenizer.tokenize('第2步，安装软件包')).toEqual(['第', '2', '步', '安装', '软件包']);
+    expect(calls).toEqual(['安装软件包', '第', '步']);
+  });
+
+  it('gives the very tokens of a tokenizer without it, stop words included', () => {
+    const texts = [
+      '我们在北京大学学习金融市场和股票投资。',
+      '新浪财经-首页 >> 股票 c++ 基金',
+      '股票投资和基金 node.js 我们在北京',
+      '北京大学的股票投资课程，我们在学习',
+    ];
+    const cached = createTokenizer({ cut: nodeChineseCutter, stopwords: ['和', '的'] });
+    const plain = createTokenizer({ cut: nodeChineseCutter, stopwords: ['和', '的'], cacheSize: 0 });
+    for (const text of [...texts, ...texts]) expect(cached.tokenize(text)).toEqual(plain.tokenize(text));
+  });
+
+  it('leaves long runs uncached, and is off with the text cache unless asked for', () => {
+    const long = '中'.repeat(RUN_CACHE_MAX_LENGTH + 1);
+    const { cut, calls } = countingCutter();
+    const tokenizer = createTokenizer({ cut });
+    tokenizer.tokenize(`${long} a`);
+    tokenizer.tokenize(`${long} b`);
+    expect(calls).toEqual([long, long]);
+
+    const off = countingCutter();
+    const none = createTokenizer({ cut: off.cut, cacheSize: 0 });
+    none.tokenize('股票 a');
+    none.tokenize('股票 b');
+    expect(off.calls).toEqual(['股票', '股票']);
+
+    const runsOnly = countingCutter();
+    const runs = createTokenizer({ cut: runsOnly.cut, cacheSize: 0, runCacheSize: 10 });
+    runs.tokenize('股票 a');
+    runs.tokenize('股票 b');
+    expect(runsOnly.calls).toEqual(['股票']);
   });
 });
