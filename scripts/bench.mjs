@@ -2,6 +2,7 @@
 /**
  * `npm run bench [-- <name>...]`: the benchmarks, apart from the tests (bench/README.md).
  *
+ *   0. scripts/build-cli.mjs builds the command line's bundle, which the bin then runs.
  *   1. bench/fetch-debian-docs.sh fetches the real HTML corpus once (idempotent). Without apt,
  *      or when it fails, one line says so and the benches that need the corpus are skipped.
  *   2. Every bench/<name>-bench.ts runs in its own `node --expose-gc --import tsx` child, so its
@@ -175,6 +176,12 @@ async function main() {
     console.error('bench: no bench/*-bench.ts found');
     return 1;
   }
+
+  // The benches run the `linkscent` bin, which runs the command line's bundle only when it is
+  // newer than the sources (companion/bin/linkscent.mjs): built here, so a bench measures what an
+  // install runs, not the TypeScript through tsx after an edit.
+  const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-cli.mjs')], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'inherit', 'inherit'] });
+  if (built.status !== 0) console.log('bench: the command line bundle was not built; the benches run the TypeScript through tsx');
 
   const noCorpus = options.skipFetch ? undefined : fetchCorpus();
   if (noCorpus) console.log(`bench: no corpus (${noCorpus}); skipping the benches that need bench/data/sites`);
