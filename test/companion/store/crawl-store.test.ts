@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CrawlStore, STORE_FILE } from '../../../companion/store/crawl-store.ts';
+import { CrawlStore, DEFAULT_STORE_CACHE_KIB, STORE_FILE } from '../../../companion/store/crawl-store.ts';
 import type { FrontierEntry, PageRecord } from '../../../companion/store/records.ts';
 
 let dir: string;
@@ -241,7 +241,7 @@ describe('CrawlStore on disk', () => {
   });
 
   it('runs in WAL mode with synchronous NORMAL (the WAL is synced by durable()), with SQLite\'s page cache unless told otherwise', () => {
-    expect(store().durability()).toEqual({ journalMode: 'wal', synchronous: 1, cacheSize: -16000 }); // better-sqlite3 builds SQLite with a 16,000 KiB cache
+    expect(store().durability()).toEqual({ journalMode: 'wal', synchronous: 1, cacheSize: -DEFAULT_STORE_CACHE_KIB });
     const served = CrawlStore.open(dir, { create: false, cacheKiB: 512 });
     open.push(served);
     expect(served.durability().cacheSize).toBe(-512);
