@@ -85,6 +85,12 @@ export class LruCache<K, V> {
     return this.#values[slot];
   }
 
+  /** The cached value, its place in the order left as it is; `undefined` on a miss. */
+  peek(key: K): V | undefined {
+    const slot = this.#slotOf.get(key);
+    return slot === undefined ? undefined : this.#values[slot];
+  }
+
   has(key: K): boolean {
     return this.#slotOf.has(key);
   }

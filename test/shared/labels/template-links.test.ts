@@ -59,6 +59,31 @@ describe('TemplateLinks', () => {
     expect(templates.isTemplate({ ...b, pageUrl: page(3) })).toBe(false);
   });
 
+  it('asking (isTemplate, isRepeat) records nothing, not even that the link was seen lately', () => {
+    const templates = new TemplateLinks({ minPages: 2, maxEntries: 2 });
+    const a = { url: 'https://docs.test/a', anchor: 'A' };
+    const b = { url: 'https://docs.test/b', anchor: 'B' };
+    templates.see({ ...a, pageUrl: page(1) });
+    templates.see({ ...a, pageUrl: page(2) });
+    templates.see({ ...b, pageUrl: page(1) });
+    expect(templates.isTemplate({ ...a, pageUrl: page(3) })).toBe(true);
+    expect(templates.isRepeat({ ...a, pageUrl: page(3) })).toBe(true);
+    templates.see({ url: 'https://docs.test/c', pageUrl: page(1), anchor: 'C' }); // drops a, the least recently seen
+    expect(templates.isTemplate({ ...a, pageUrl: page(3) })).toBe(false);
+    expect(templates.size).toBe(2);
+  });
+
+  it('keys a link by the host of each page it is on, pages of several hosts interleaved', () => {
+    const templates = new TemplateLinks({ minPages: 2 });
+    // The page's host is remembered from one link to the next: a page of another host in between must not inherit it.
+    templates.see(nav(page(1, 'a.test')));
+    templates.see(nav(page(1, 'b.test')));
+    templates.see(nav(page(2, 'a.test')));
+    expect(templates.isTemplate(nav(page(9, 'a.test')))).toBe(true);
+    expect(templates.isTemplate(nav(page(9, 'b.test')))).toBe(false);
+    expect(templateKey(nav(page(1, 'b.test')))).toContain('b.test');
+  });
+
   it('refuses options that make no rule', () => {
     expect(() => new TemplateLinks({ minPages: 1 })).toThrow(/minPages/);
     expect(() => new TemplateLinks({ maxEntries: 0 })).toThrow(/maxEntries/);

@@ -15,6 +15,17 @@ describe('LruCache', () => {
     expect(cache.size).toBe(2);
   });
 
+  it('peeks without counting it as a use', () => {
+    const cache = new LruCache<string, number>(2);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    expect(cache.peek('a')).toBe(1);
+    expect(cache.peek('z')).toBeUndefined();
+    cache.set('c', 3);
+    expect(cache.has('a')).toBe(false); // still the least recently used
+    expect(cache.peek('b')).toBe(2);
+  });
+
   it('replaces a value without growing', () => {
     const cache = new LruCache<string, number>(2);
     cache.set('a', 1);
