@@ -6,10 +6,11 @@
  * that loads the TypeScript itself must register tsx, whose module hooks run on a thread of their
  * own. Measured on one idle process: a thread loading through tsx added 28 MB of RSS and was
  * ready in 200–350 ms; the bundle, run with `eval`, adds 9 MB and is ready in 160 ms. esbuild is
- * what tsx transpiles with, so it is already installed and its service already running.
+ * what tsx transpiles with and what builds the command line's own bundle (`scripts/build-cli.mjs`).
  *
- * Built once per process, asynchronously (esbuild works in its own process): the event loop goes
- * on fetching, and pages are parsed on it until the threads are ready.
+ * Built once per process, asynchronously (esbuild works in a process of its own, stopped once the
+ * bundle is built): the event loop goes on fetching, and pages are parsed on it until the threads
+ * are ready.
  */
 import { fileURLToPath } from 'node:url';
 import { packageFile } from '../platform/package-root.ts';
