@@ -28,10 +28,14 @@ interface Harness {
   linkMessages: () => { links: PageLink[]; first: boolean }[];
 }
 
-function harness(settings: { enabled: boolean; window?: number; maxLinks?: number }, options: SessionOptions = {}): Harness {
+/** The fake background's `page/links` answer: verdicts at once, unless a test holds or fails them. */
+type PageLinksHandler = (message: Record<string, unknown>) => unknown;
+const answerAtOnce: PageLinksHandler = (message) => ({ verdicts: (message['links'] as PageLink[]).map(judge) });
+
+function harness(settings: { enabled: boolean; window?: number; maxLinks?: number }, options: SessionOptions = {}, pageLinks = answerAtOnce): Harness {
   const browser = fakeBrowser({
     'page/settings': { window: 80, maxLinks: 5000, ...settings },
-    'page/links': (message) => ({ verdicts: (message['links'] as PageLink[]).map(judge) }),
+    'page/links': pageLinks,
     'page/count': { ok: true },
   });
   let frames = 0;
@@ -155,30 +159,14 @@ describe('PageSession', () => {
     buildPage(45);
     const waiting: (() => void)[] = [];
     let most = 0;
-    const browser = fakeBrowser({
-      'page/settings': { enabled: true, window: 80, maxLinks: 5000 },
-      'page/links': (message) =>
-        new Promise((resolve) => {
-          waiting.push(() => resolve({ verdicts: (message['links'] as PageLink[]).map(judge) }));
-          most = Math.max(most, waiting.length);
-        }),
-      'page/count': { ok: true },
-    });
-    const session = new PageSession(
-      {
-        doc: document,
-        send: createContentSender(browser.runtime),
-        t: createTranslate(browser.i18n),
-        requestIdle: (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 0),
-        requestFrame: (callback) => setTimeout(callback, 0),
-        pageUrl: () => pageUrl,
-        viewport: () => ({ width: 1000, height: 800 }),
-      },
-      { linksPerMessage: 5, laterLinksPerMessage: 10 },
-    );
-    const run = session.start();
-    const linkMessages = () => browser.sent.filter((m) => m['type'] === 'page/links');
-    await vi.waitFor(() => expect(linkMessages()).toHaveLength(1), { timeout: 2000, interval: 5 });
+    const h = (current = harness({ enabled: true }, { linksPerMessage: 5, laterLinksPerMessage: 10 }, (message) =>
+      new Promise((resolve) => {
+        waiting.push(() => resolve({ verdicts: (message['links'] as PageLink[]).map(judge) }));
+        most = Math.max(most, waiting.length);
+      }),
+    ));
+    const run = h.session.start();
+    await vi.waitFor(() => expect(h.linkMessages()).toHaveLength(1), { timeout: 2000, interval: 5 });
     expect(waiting).toHaveLength(1); // the links in view go alone
     waiting.shift()!();
     await vi.waitFor(() => expect(waiting).toHaveLength(2), { timeout: 2000, interval: 5 });
@@ -188,42 +176,24 @@ describe('PageSession', () => {
     }
     await run;
     expect(most).toBe(2);
-    expect(linkMessages().map((m) => (m['links'] as PageLink[]).length)).toEqual([5, 10, 10, 10, 10]);
-    expect(linkMessages().map((m) => m['first'])).toEqual([true, false, false, false, false]);
+    expect(h.linkMessages().map((m) => m.links.length)).toEqual([5, 10, 10, 10, 10]);
+    expect(h.linkMessages().map((m) => m.first)).toEqual([true, false, false, false, false]);
     expect(document.querySelectorAll(`[${LEVEL_ATTRIBUTE}]`)).toHaveLength(15);
-    session.destroy();
   });
 
   it('stops sending when a later batch fails, and the run fails', async () => {
     buildPage(45);
     let calls = 0;
-    const browser = fakeBrowser({
-      'page/settings': { enabled: true, window: 80, maxLinks: 5000 },
-      'page/links': async (message) => {
-        calls += 1;
-        if (calls === 2) throw new Error('the background went away');
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        return { verdicts: (message['links'] as PageLink[]).map(judge) };
-      },
-      'page/count': { ok: true },
-    });
-    const session = new PageSession(
-      {
-        doc: document,
-        send: createContentSender(browser.runtime),
-        t: createTranslate(browser.i18n),
-        requestIdle: (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 0),
-        requestFrame: (callback) => setTimeout(callback, 0),
-        pageUrl: () => pageUrl,
-        viewport: () => ({ width: 1000, height: 800 }),
-      },
-      { linksPerMessage: 5, laterLinksPerMessage: 5 },
-    );
-    await expect(session.start()).rejects.toThrow(/page\/links/);
+    const h = (current = harness({ enabled: true }, { linksPerMessage: 5, laterLinksPerMessage: 5 }, async (message) => {
+      calls += 1;
+      if (calls === 2) throw new Error('the background went away');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return { verdicts: (message['links'] as PageLink[]).map(judge) };
+    }));
+    await expect(h.session.start()).rejects.toThrow(/page\/links/);
     await new Promise((resolve) => setTimeout(resolve, 30));
     // The first batch, the failed one, and the one already in flight beside it: no more.
     expect(calls).toBe(3);
-    session.destroy();
   });
 
   it('by default sends 100 links first, then 500 at a time (fewer round trips and frames)', async () => {
