@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * The command line as one bundle: `dist/companion/main.mjs` (and the chunks of the commands it
- * loads lazily; `heap-growth.mjs`, which the bin calls first), built by esbuild from
- * `companion/cli/main.ts`. npm runs it after every install
+ * loads lazily; `heap-growth.mjs`, which the bin calls first; `parse-thread.cjs`, the parse
+ * threads' script), built by esbuild from `companion/cli/main.ts`. npm runs it after every install
  * (`prepare`); `companion/bin/linkscent.mjs` runs the bundle when it is newer than every source
  * file, else the TypeScript through tsx, so an edit never runs stale code.
  *
@@ -43,6 +43,17 @@ try {
     target: 'node20',
     packages: 'external',
     outExtension: { '.js': '.mjs' },
+    logLevel: 'warning',
+  });
+  // The parse threads' script, beside the bundle that starts them: read by parse/thread-script.ts
+  // instead of bundling it again at each crawl's start (the same options as its own build there).
+  await build({
+    entryPoints: [`${root}companion/parse/parse-thread.ts`],
+    outfile: `${outdir}/parse-thread.cjs`,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
     logLevel: 'warning',
   });
 } catch (error) {

@@ -1,14 +1,18 @@
 /**
  * The command line's bundle (`scripts/build-cli.mjs`), which the bin runs when it is current:
  * built here into a folder of its own, it answers as the TypeScript does, through the commands'
- * lazily loaded chunks, the files read from the package's root and the tokenizer's wasm.
+ * lazily loaded chunks, the files read from the package's root and the tokenizer's wasm; its
+ * parse threads' script parses as the TypeScript does.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ParseReply } from '../../../companion/parse/parse-messages.ts';
+import { parsePage } from '../../../companion/parse/parse-page.ts';
 import { REPO_ROOT, runCli, type CliResult } from '../support/run-cli.ts';
 
 const OUT = `dist/bundle-test-${process.pid}`;
@@ -43,6 +47,28 @@ describe('the command line bundle', () => {
       expect(bundled.code, args.join(' ')).toBe(source.code);
       expect(bundled.stdout).toBe(source.stdout);
       expect(bundled.errorLines).toEqual(source.errorLines);
+    }
+  });
+
+  it("ships the parse threads' script, which parses a page as the TypeScript does", async () => {
+    const code = readFileSync(join(REPO_ROOT, OUT, 'parse-thread.cjs'), 'utf8');
+    const html = readFileSync(join(REPO_ROOT, 'test/fixtures/html/news-portal-zh.html'), 'utf8');
+    const pageUrl = 'http://news.test/index.html';
+    const thread = new Worker(code, { eval: true });
+    try {
+      const replies: ParseReply[] = [];
+      const parsed = await new Promise<ParseReply>((resolve, reject) => {
+        thread.on('error', reject);
+        thread.on('message', (reply: ParseReply) => {
+          replies.push(reply);
+          if ('ready' in reply) thread.postMessage({ id: 1, html, pageUrl, window: 80 });
+          else resolve(reply);
+        });
+      });
+      expect(replies[0]).toEqual({ ready: true });
+      expect(parsed).toEqual({ id: 1, parsed: parsePage(html, pageUrl, 80) });
+    } finally {
+      await thread.terminate();
     }
   });
 
