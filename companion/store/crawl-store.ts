@@ -380,6 +380,7 @@ export class CrawlStore {
 
   close(): void {
     if (this.#db.open) this.#db.close();
+    this.#walSync.close();
   }
 }
 

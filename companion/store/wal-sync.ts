@@ -23,20 +23,31 @@
  */
 import { close as closeFile, fdatasync, open as openFile } from 'node:fs';
 
+/** Syncs the WAL at `walPath`; tests pass one that counts the syncs and holds them. */
+export type WalSyncer = (walPath: string) => Promise<void>;
+
 export class WalSync {
   readonly #walPath: string;
   #running: Promise<void> | undefined;
   #next: Promise<void> | undefined;
 
-  readonly #fdatasync: (walPath: string) => Promise<void>;
+  readonly #fdatasync: WalSyncer;
+  /** The descriptor the default syncer keeps; absent when a test's syncer is used. */
+  readonly #descriptor: WalDescriptor | undefined;
 
   /**
    * @param dbPath the database file; its WAL is `${dbPath}-wal`.
    * @param fdatasync syncs the WAL; tests pass one that counts the syncs and holds them.
    */
-  constructor(dbPath: string, fdatasync: (walPath: string) => Promise<void> = fdatasyncFile) {
+  constructor(dbPath: string, fdatasync?: WalSyncer) {
     this.#walPath = `${dbPath}-wal`;
-    this.#fdatasync = fdatasync;
+    if (fdatasync === undefined) {
+      const descriptor = new WalDescriptor();
+      this.#descriptor = descriptor;
+      this.#fdatasync = (walPath) => descriptor.sync(walPath);
+    } else {
+      this.#fdatasync = fdatasync;
+    }
   }
 
   /** Resolves once every transaction committed before this call is on disk; rejects on an I/O error. */
@@ -52,6 +63,14 @@ export class WalSync {
     return this.#next;
   }
 
+  /**
+   * The store's connection is closing: the WAL's descriptor is closed (after the sync running, if
+   * one is). A later `sync()` opens the file for that sync alone.
+   */
+  close(): void {
+    this.#descriptor?.close();
+  }
+
   #startNext(): Promise<void> {
     this.#next = undefined;
     return this.sync();
@@ -59,23 +78,58 @@ export class WalSync {
 }
 
 /**
- * fdatasync of a file, on the thread pool. Opened for each sync: a WAL SQLite deleted and made
- * again (another journal mode, the last connection closing) is then the file synced, never an old
- * inode. Linux syncs a file's dirty pages whichever descriptor asks. The callback API, not
- * `fs/promises`: a FileHandle per sync (its promise wrappers, its close tracking) was 3 % of an
- * nb crawl's event loop, for three system calls.
+ * fdatasync of the WAL on the thread pool, through a descriptor opened at the first sync and kept
+ * until the store closes. Opening and closing the file around every sync was 3 % of an nb crawl's
+ * event loop (three system calls' dispatch and callbacks per page). Keeping it is safe because the
+ * WAL is never replaced while the store's connection is open: SQLite resets a WAL by writing it
+ * again from the start, or truncates it, in place, and deletes it only when the last connection
+ * closes or the journal mode changes, neither of which happens before `close()`. Linux syncs a
+ * file's dirty pages whichever descriptor asks.
+ *
+ * The callback API, not `fs/promises`: a FileHandle per sync (its promise wrappers, its close
+ * tracking) was another 3 %. `WalSync` runs one sync at a time, so one flag tells whether the
+ * descriptor is in use.
  */
-function fdatasyncFile(path: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    openFile(path, 'r', (openError, fd) => {
-      if (openError) return reject(openError);
-      fdatasync(fd, (syncError) => {
-        closeFile(fd, (closeError) => {
-          const error = syncError ?? closeError;
-          if (error) reject(error);
-          else resolve();
-        });
+class WalDescriptor {
+  #fd: number | undefined;
+  #syncing = false;
+  #closed = false;
+
+  sync(path: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const done = (error: Error | null) => (error ? reject(error) : resolve());
+      if (this.#fd !== undefined) return this.#syncFd(this.#fd, done);
+      openFile(path, 'r', (openError, fd) => {
+        if (openError) return reject(openError);
+        if (this.#closed) {
+          // Closed while opening, or a sync after close: this descriptor is for this sync alone.
+          return fdatasync(fd, (syncError) => closeFile(fd, (closeError) => done(syncError ?? closeError)));
+        }
+        this.#fd = fd;
+        this.#syncFd(fd, done);
       });
     });
-  });
+  }
+
+  close(): void {
+    this.#closed = true;
+    // A sync on the thread pool still holds the number: closing it now could hand it to another
+    // file before that sync runs. The sync's callback closes it instead.
+    if (!this.#syncing) this.#release();
+  }
+
+  #syncFd(fd: number, done: (error: Error | null) => void): void {
+    this.#syncing = true;
+    fdatasync(fd, (error) => {
+      this.#syncing = false;
+      if (this.#closed) this.#release();
+      done(error);
+    });
+  }
+
+  #release(): void {
+    const fd = this.#fd;
+    this.#fd = undefined;
+    if (fd !== undefined) closeFile(fd, () => {});
+  }
 }

@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CrawlStore } from '../../../companion/store/crawl-store.ts';
 import { WalSync } from '../../../companion/store/wal-sync.ts';
 import { tempDir } from '../crawl/crawl-test-helpers.ts';
@@ -64,5 +64,35 @@ describe('CrawlStore.durable (a real WAL)', () => {
       store.close(); // the last connection: SQLite checkpoints and deletes the WAL
     }
     await expect(store.durable()).rejects.toThrow(`${store.path}-wal`);
+  });
+
+  it('keeps one descriptor of the WAL across syncs, and closes it with the store', async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const store = CrawlStore.open(join(dir, 'crawl'), { create: true });
+    const wal = `${store.path}-wal`;
+    /** This process's descriptors open on the WAL (SQLite's own among them). */
+    const open = () => readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`).startsWith(wal);
+      } catch {
+        return false; // closed meanwhile (readdir's own descriptor)
+      }
+    }).length;
+    try {
+      store.enqueue([{ url: 'http://a.test/', score: 1, depth: 0, parent: null, host: 'a.test' }]);
+      const sqliteOwn = open();
+      await store.durable();
+      expect(open()).toBe(sqliteOwn + 1);
+      for (let i = 0; i < 5; i++) {
+        store.enqueue([{ url: `http://a.test/${i}`, score: 1, depth: 1, parent: 'http://a.test/', host: 'a.test' }]);
+        await store.durable();
+      }
+      expect(open()).toBe(sqliteOwn + 1);
+    } finally {
+      store.close();
+    }
+    // The descriptor's close runs on the thread pool.
+    await vi.waitFor(() => expect(open()).toBe(0), { timeout: 5_000 });
   });
 });
