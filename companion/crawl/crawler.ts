@@ -15,7 +15,8 @@
  *      → host budget (`host-budget.ts`) and, every N pages, online learning
  *      (`online-learning.ts`: both classifiers updated, the frontier's head re-scored) or the
  *      strategy's own re-ranking (`CrawlStrategy.refresh`: ipagerank's moved ranks)
- *      → pageStored hooks → progress
+ *      → once on disk, pages.jsonl line → progress → pageStored hooks, beside the worker, which
+ *      claims its next URL meanwhile (`page-reports.ts`)
  * A page's failure is recorded on its row and the crawl goes on (`crawl-errors.ts` decides).
  *
  * How a run ends. The run has one stop signal, aborted by the caller's `signal` (Ctrl-C, a
@@ -41,6 +42,7 @@ import { validateCrawlOptions } from './crawl-options.ts';
 import { openSession, validSeeds, type CrawlSession } from './crawl-session.ts';
 import { CrawlState } from './crawl-state.ts';
 import { PAGES_FILE } from './pages-jsonl.ts';
+import { PageReports } from './page-reports.ts';
 import { processUrl, type UrlContext } from './process-url.ts';
 import { basename, join } from 'node:path';
 import { hostOf } from '../../shared/urls/normalize-url.ts';
@@ -129,6 +131,13 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
   if (options.signal?.aborted) stop.abort(options.signal.reason);
   else options.signal?.addEventListener('abort', onCallerAbort, { once: true });
   stop.signal.addEventListener('abort', () => state.wake(), { once: true });
+  let failure: unknown;
+  // A page's report (its line once on disk, its pageStored hooks) runs beside its worker; one that
+  // fails stops the run as a failing page does.
+  const reports = new PageReports(options.concurrency, (error) => {
+    failure ??= error;
+    state.wake();
+  });
   const ctx: UrlContext = {
     options,
     signal: stop.signal,
@@ -149,8 +158,8 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
       const moved = options.strategy.refresh?.();
       if (moved?.length) store.setScores(moved.map(({ url, score }) => ({ url, score: score - hostPenalty(hostOf(url)) })));
     },
+    reports,
   };
-  let failure: unknown;
   /** Hosts set aside when the run found nothing else to do (see the file header). */
   let setAsideAtEnd: string[] | undefined;
 
@@ -214,6 +223,7 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
 
   try {
     await Promise.all(Array.from({ length: options.concurrency }, worker));
+    await reports.drain();
     await learner?.idle();
     failure ??= learner?.failure;
     if (failure !== undefined) throw failure;
@@ -250,6 +260,7 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
     };
   } finally {
     options.signal?.removeEventListener('abort', onCallerAbort);
+    await reports.drain(); // their lines before pages.jsonl closes
     await learner?.idle(); // its transaction before the store closes
     await warc?.close();
     await parsing?.release();

@@ -1,7 +1,8 @@
 /**
  * One URL's life in the crawl, from claim to record, with the hook points in the order
  * `crawl-hooks.ts` states. The page's record, its frontier row and its children are written in
- * one transaction, and only once that is on disk is the line appended and `pageStored` called.
+ * one transaction, and only once that is on disk is the line appended and `pageStored` called,
+ * beside the worker, which goes on to its next URL meanwhile (`page-reports.ts`).
  *
  * Once the run's stop signal has aborted (the caller's abort, or maxPages recorded), nothing
  * more is recorded: the URL, wherever it was (robots.txt, a politeness wait, the fetch, parsing),
@@ -22,6 +23,7 @@ import type { CrawlState } from './crawl-state.ts';
 import type { ParentPage } from './strategies/crawl-strategy.ts';
 import { fetchWithRetries } from './fetch-with-retries.ts';
 import { frontierEntries, linksToFollow, type FollowRules } from './follow-links.ts';
+import type { PageReports } from './page-reports.ts';
 import type { PagesJsonl } from './pages-jsonl.ts';
 import { judgePage } from './page-judgement.ts';
 import { storedText } from './page-text-record.ts';
@@ -56,6 +58,8 @@ export interface UrlContext {
   parse(html: string, pageUrl: string, window: number): MaybePromise<ParsedPage>;
   /** Called after each page's transaction, before its pageStored hooks (host budget, online learning). */
   recorded?(record: PageRecord): void;
+  /** Where recorded pages wait for the disk before their line and hooks (`page-reports.ts`). */
+  reports: PageReports;
 }
 
 /** Handles a claimed URL. Throws only when the crawl must stop (`reactionTo` → stop-crawl). */
@@ -69,13 +73,15 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
   let fetched: FetchedPage | undefined;
   let attempts = 1;
   let recorded = false;
-  /** Records the page (its WARC records first), then runs its pageStored hooks; false when the run stopped first. */
+  /**
+   * Records the page (its WARC records first) and starts its report (its line once on disk, then
+   * its pageStored hooks) beside this worker; false when the run stopped first.
+   */
   const record = async (page: PageRecord, children: FrontierEntry[], text?: StoredText): Promise<boolean> => {
     const committed = await commitFetched(ctx, page, children, fetched, text);
     if (!committed) return false;
     recorded = true;
-    await report(ctx, committed);
-    await runHooks(ctx.options.hooks, 'pageStored', committed.record);
+    await ctx.reports.add(() => reportAndStore(ctx, committed, task.url));
     return true;
   };
   try {
@@ -115,8 +121,8 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
       throw error;
     }
     if (recorded) {
-      // A pageStored hook failed after the page was safely recorded: report, go on.
-      ctx.options.log(`crawl: a pageStored hook failed for ${task.url}: ${errorLine(error)}`);
+      // Failed after the page was safely recorded (its report has its own failures): say so, go on.
+      ctx.options.log(`crawl: ${task.url} failed after it was recorded: ${errorLine(error)}`);
     } else if (reaction === 'skip-url') {
       await ctx.frontier.drop(task.url, (error as Error).message);
     } else {
@@ -126,11 +132,7 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
         await ctx.frontier.requeue(task.url);
         return;
       }
-      await report(ctx, committed);
-      await runHooks(ctx.options.hooks, 'pageStored', committed.record).catch((hookError: unknown) => {
-        if (reactionTo(hookError) === 'stop-crawl') throw hookError;
-        ctx.options.log(`crawl: a pageStored hook failed for ${task.url}: ${errorLine(hookError)}`);
-      });
+      await ctx.reports.add(() => reportAndStore(ctx, committed, task.url));
     }
   }
 }
@@ -271,11 +273,12 @@ function counted(ctx: UrlContext, stored: PageRecord): Committed {
 }
 
 /**
- * A committed page, once on disk (the fsync shared with the pages committed meanwhile), goes to
- * pages.jsonl and the progress line; its pageStored hooks come after. A failed sync stops the
- * crawl: what it fetched can no longer be kept.
+ * A committed page's report (`page-reports.ts`): once on disk (the fsync shared with the pages
+ * committed meanwhile), its line in pages.jsonl and the progress line, then its pageStored hooks.
+ * Rejects, stopping the crawl, when the sync fails (what it fetched can no longer be kept) or a
+ * hook asks to stop; any other hook failure is logged and the crawl goes on.
  */
-async function report(ctx: UrlContext, { record, onDisk }: Committed): Promise<void> {
+async function reportAndStore(ctx: UrlContext, { record, onDisk }: Committed, url: string): Promise<void> {
   try {
     await onDisk;
   } catch (error) {
@@ -283,6 +286,12 @@ async function report(ctx: UrlContext, { record, onDisk }: Committed): Promise<v
   }
   ctx.jsonl.append(record);
   ctx.options.onProgress?.(ctx.state.progress(false));
+  try {
+    await runHooks(ctx.options.hooks, 'pageStored', record);
+  } catch (error) {
+    if (reactionTo(error) === 'stop-crawl') throw error;
+    ctx.options.log(`crawl: a pageStored hook failed for ${url}: ${errorLine(error)}`);
+  }
 }
 
 function baseRecord(task: UrlTask, extra: Partial<PageRecord>): PageRecord {

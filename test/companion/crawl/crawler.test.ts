@@ -1,4 +1,5 @@
-import { unlinkSync } from 'node:fs';
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCrawl } from '../../../companion/crawl/crawler.ts';
@@ -227,21 +228,32 @@ describe('runCrawl (bfs on a loopback site)', () => {
   });
 
   it('reports a page only once its commit is on disk; a store that cannot be synced stops the crawl in one line', async () => {
+    const realFdatasync = fs.fdatasync;
     const o = options({
       maxPages: 10,
       hooks: [
         {
-          // The WAL SQLite writes to is unlinked under it: the next page's commit lands in a file
-          // no sync can reach, so that page must not be reported, and the crawl must stop.
+          // From the third page's report on, the disk refuses every fdatasync (node:fs's own
+          // function replaced, as a failing disk would answer): no later page may be reported,
+          // and the crawl must stop.
           pageStored: (r) => {
-            if (r.seq === 3) unlinkSync(join(o.outDir, 'crawl.sqlite-wal'));
+            if (r.seq !== 3) return;
+            fs.fdatasync = ((_fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => {
+              setImmediate(() => callback(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO', syscall: 'fdatasync' })));
+            }) as typeof fs.fdatasync;
+            syncBuiltinESMExports();
           },
         },
       ],
     });
-    const failure = runCrawl(o);
-    await expect(failure).rejects.toThrow(StopCrawlError);
-    await expect(failure).rejects.toThrow(/^the crawl store could not be synced to disk: Error: ENOENT: no such file or directory, open '\S+crawl\.sqlite-wal'$/);
+    try {
+      const failure = runCrawl(o);
+      await expect(failure).rejects.toThrow(StopCrawlError);
+      await expect(failure).rejects.toThrow(/^the crawl store could not be synced to disk: Error: EIO: i\/o error, fdatasync$/);
+    } finally {
+      fs.fdatasync = realFdatasync;
+      syncBuiltinESMExports();
+    }
     expect(readPages(o.outDir)).toHaveLength(3); // the pages before: reported, each synced
   });
 });
