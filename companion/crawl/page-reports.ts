@@ -16,11 +16,14 @@
  *     the crawl: `onFailure` hears it;
  *   - the run ends only after every report has (`drain`), so the summary and pages.jsonl agree.
  * What changes: a pageStored hook may now run while the worker that recorded its page fetches the
- * next one. At most `limit` reports wait at once; a worker that would start one more waits for the
- * oldest, so slow hooks or a slow disk hold the crawl back instead of piling up pages in memory.
+ * next one. A worker that starts a report while `limit` or more wait waits itself until one ends,
+ * so slow hooks or a slow disk hold the crawl back instead of piling up pages in memory: fewer
+ * than `limit` + concurrency reports wait at any time.
  */
 export class PageReports {
   readonly #pending = new Set<Promise<void>>();
+  /** Workers waiting for a report to end, oldest first: each report that ends lets one go. */
+  readonly #waiting: (() => void)[] = [];
   #failure: unknown;
   #failed = false;
 
@@ -36,20 +39,18 @@ export class PageReports {
   }
 
   /**
-   * Starts a page's report. Resolves at once while fewer than `limit` reports wait, else when
-   * enough have ended; never rejects (a failure goes to `onFailure`).
+   * Starts a page's report. Resolves at once while fewer than `limit` reports wait, else once
+   * one has ended; never rejects (a failure goes to `onFailure`, and lets every waiting worker go).
    */
   async add(report: () => Promise<void>): Promise<void> {
     const running: Promise<void> = report()
-      .catch((error: unknown) => {
-        if (this.#failed) return;
-        this.#failed = true;
-        this.#failure = error;
-        this.onFailure(error);
-      })
-      .finally(() => this.#pending.delete(running));
+      .catch((error: unknown) => this.#fail(error))
+      .finally(() => {
+        this.#pending.delete(running);
+        this.#waiting.shift()?.();
+      });
     this.#pending.add(running);
-    while (this.#pending.size >= this.limit && !this.#failed) await Promise.race(this.#pending);
+    if (this.#pending.size >= this.limit && !this.#failed) await new Promise<void>((resolve) => this.#waiting.push(resolve));
   }
 
   /** The first failure, if a report failed. */
@@ -65,5 +66,13 @@ export class PageReports {
   /** Resolves when every report started has ended (never rejects). */
   async drain(): Promise<void> {
     while (this.#pending.size > 0) await Promise.all(this.#pending);
+  }
+
+  #fail(error: unknown): void {
+    if (this.#failed) return;
+    this.#failed = true;
+    this.#failure = error;
+    this.onFailure(error);
+    this.#waiting.splice(0).forEach((go) => go());
   }
 }
