@@ -33,28 +33,32 @@ export interface ModelFileRead {
 export async function readModelFile(path: string, options: { examples: boolean }): Promise<ModelFileRead> {
   const hash = createHash('sha256');
   const decoder = new StringDecoder('utf8'); // a character split between two pieces is joined
+  // Without the examples, the text is skimmed as it is read, through one reused piece. With
+  // them, the pieces are kept as bytes: a reader with the file decoded already (the service's
+  // cache) never asks for the text.
   const skimmer = options.examples ? undefined : new ExampleSkimmer();
-  let pieces: string[] = [];
+  let pieces: Buffer[] = [];
   const handle = await open(path, 'r');
   try {
-    const buffer = Buffer.allocUnsafeSlow(READ_PIECE);
+    let buffer = Buffer.allocUnsafeSlow(READ_PIECE);
     for (;;) {
       const { bytesRead } = await handle.read(buffer, 0, READ_PIECE, null);
       if (bytesRead === 0) break;
       const bytes = buffer.subarray(0, bytesRead);
       hash.update(bytes);
-      const text = decoder.write(bytes);
-      if (skimmer) skimmer.push(text);
-      else pieces.push(text);
+      if (skimmer) {
+        skimmer.push(decoder.write(bytes));
+      } else {
+        pieces.push(bytes);
+        buffer = Buffer.allocUnsafeSlow(READ_PIECE);
+      }
     }
   } finally {
     await handle.close();
   }
-  const last = decoder.end();
-  if (skimmer) skimmer.push(last);
-  else pieces.push(last);
   const fingerprint = hash.digest('hex');
   if (skimmer) {
+    skimmer.push(decoder.end());
     // Unskimmable (its rows never close: a cut file): the whole text, whose check says what is wrong.
     const skimmed = skimmer.end();
     return { fingerprint, ...(skimmed && { skimmed }), text: () => readFileSync(path, 'utf8') };
@@ -62,7 +66,7 @@ export async function readModelFile(path: string, options: { examples: boolean }
   return {
     fingerprint,
     text() {
-      const text = pieces.join('');
+      const text = pieces.map((piece) => decoder.write(piece)).join('') + decoder.end();
       pieces = [];
       return text;
     },
