@@ -6,23 +6,28 @@
  *
  * Reading gives the topic, its model, the feature options it was trained with, and a
  * fingerprint (SHA-256 of the file) the crawl store keeps so a resume with another model is
- * noticed. Every way a file can be unusable is one `ModelFileError` line naming the file: not a
- * model file, no topic, a topic that was never trained, several topics and none chosen, the
- * chosen one missing.
+ * noticed. The command line's loads read the file leaving its labeled examples out
+ * (`model-file-read.ts`): neither a crawl nor `eval` uses them, and they were most of a crawl's
+ * start-up garbage (issue 14). Every way a file can be unusable is one `ModelFileError` line
+ * naming the file: not a model file, no topic, a topic that was never trained, several topics
+ * and none chosen, the chosen one missing.
  */
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { FeatureOptions } from '../../shared/features/types.ts';
 import { exampleRows } from '../../shared/model/example-key.ts';
 import type { LevelClassifier } from '../../shared/model/level-classifier.ts';
-import { decodeModelFile, encodeModelFile, levelModelOf, linkModelOf, MAX_MODEL_FILE_BYTES, ModelFileError, type ModelFileContent } from '../../shared/model/model-file.ts';
+import { decodeModelFile, decodeSkimmedModelFile, encodeModelFile, levelModelOf, linkModelOf, MAX_MODEL_FILE_BYTES, ModelFileError, type ModelFileContent } from '../../shared/model/model-file.ts';
 import type { NaiveBayes } from '../../shared/model/naive-bayes.ts';
 import type { ExampleRow, LabeledLink, Topic } from '../../shared/model/types.ts';
 import { topicFeatureOptions } from '../../shared/model/topic-features.ts';
 import { LinkScorer } from '../../shared/pipeline/link-scorer.ts';
 import type { Tokenizer } from '../../shared/tokens/types.ts';
 import { writeFileAtomic } from '../platform/atomic-file.ts';
+import { readModelFile, type ModelFileRead } from './model-file-read.ts';
+
+export type { ModelFileRead };
 
 /** A topic's classifiers as a crawl gets them: its own to change as it learns. */
 export interface TopicClassifiers {
@@ -32,18 +37,22 @@ export interface TopicClassifiers {
 
 /**
  * Where a load gets a file's content and a topic's classifiers. The command line decodes and
- * builds each time (`FRESH_MODELS`); the service (`service/model-registry.ts`) decodes a file
- * once, turning its bytes into text only then, and builds a topic's classifiers once, handing
- * each crawl a fork of them (`NaiveBayes.fork`). `fingerprint` is the SHA-256 (hex) of the bytes.
+ * builds each time (`FRESH_MODELS`), from a read that left the examples out (`examples: false`);
+ * the service (`service/model-registry.ts`) decodes a file once, whole, asking for its text only
+ * then, and builds a topic's classifiers once, handing each crawl a fork of them
+ * (`NaiveBayes.fork`). `fingerprint` is the SHA-256 (hex) of the file's bytes.
  * Both throw as `decodeModelFile`, `linkModelOf` and `levelModelOf` do.
  */
 export interface ModelSource {
-  decode(bytes: Buffer, fingerprint: string): ModelFileContent;
+  /** Whether `decode` needs the file's examples; without, the file is read leaving them out. */
+  readonly examples: boolean;
+  decode(file: ModelFileRead, fingerprint: string): ModelFileContent;
   classifiers(content: ModelFileContent, fingerprint: string, topicId: string): TopicClassifiers;
 }
 
 export const FRESH_MODELS: ModelSource = {
-  decode: (bytes) => decodeModelFile(bytes.toString('utf8')),
+  examples: false,
+  decode: (file) => (file.skimmed ? decodeSkimmedModelFile(file.skimmed) : decodeModelFile(file.text())),
   classifiers: (content, _fingerprint, topicId) => ({ model: linkModelOf(content, topicId), levels: levelModelOf(content, topicId) }),
 };
 
@@ -124,21 +133,21 @@ function numbered(rows: ExampleRow[]): ExampleRow[] {
  * exactly as training did. The file is read once; the fingerprint is of the bytes imported.
  */
 export async function loadLinkModel(path: string, topicName?: string, source: ModelSource = FRESH_MODELS): Promise<LoadedLinkModel> {
-  let bytes: Buffer;
+  let file: ModelFileRead;
   try {
     const { size } = await stat(path);
     if (size > MAX_MODEL_FILE_BYTES) {
       throw new ModelFileError(`model file ${path} is ${(size / 2 ** 20).toFixed(1)} MiB, larger than the ${MAX_MODEL_FILE_BYTES / 2 ** 20} MiB a model file may be`);
     }
-    bytes = await readFile(path);
+    file = await readModelFile(path, { examples: source.examples });
   } catch (error) {
     if (error instanceof ModelFileError) throw error;
     throw new ModelFileError(`cannot read model file ${path}: ${(error as NodeJS.ErrnoException).code ?? firstLine(error)}`, { cause: error });
   }
-  const fingerprint = createHash('sha256').update(bytes).digest('hex');
+  const { fingerprint } = file;
   let content: ModelFileContent;
   try {
-    content = source.decode(bytes, fingerprint);
+    content = source.decode(file, fingerprint);
   } catch (error) {
     // A ModelFileError already says what is wrong ("not a LinkScent model file: …"); name the file.
     if (error instanceof ModelFileError) throw new ModelFileError(`${path}: ${firstLine(error)}`, { cause: error });

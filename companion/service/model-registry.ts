@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeModelFile, ModelFileError, type ModelFileContent } from '../../shared/model/model-file.ts';
 import type { Topic } from '../../shared/model/types.ts';
-import { FRESH_MODELS, type ModelSource, type TopicClassifiers } from '../model/link-model-file.ts';
+import { FRESH_MODELS, type ModelFileRead, type ModelSource, type TopicClassifiers } from '../model/link-model-file.ts';
 import { writeFileAtomic } from '../platform/atomic-file.ts';
 import { HttpError } from './http-io.ts';
 
@@ -80,11 +80,17 @@ export class DecodedModels implements ModelSource {
   readonly decodeText = (text: string, key: string = sha256(text)): ModelFileContent => this.#entry(key, () => decodeModelFile(text)).content;
 
   /**
-   * The same from the file's bytes and their SHA-256, as a crawl loads its model: the bytes
-   * become text only on a miss. Twenty crawls starting with one model made twenty 13 MB strings
-   * that only a full collection frees (large objects), and the service's memory peaked with them.
+   * The same from the file's bytes (or the file as a crawl's load reads it, `model-file-read.ts`)
+   * and their SHA-256: the bytes become text only on a miss. Twenty crawls starting with one
+   * model made twenty 13 MB strings that only a full collection frees (large objects), and the
+   * service's memory peaked with them. Decoded whole, examples included: the entry is shared
+   * with whatever else asks for the file.
    */
-  readonly decode = (bytes: Buffer, key: string): ModelFileContent => this.#entry(key, () => decodeModelFile(bytes.toString('utf8'))).content;
+  readonly decode = (file: Buffer | ModelFileRead, key: string): ModelFileContent =>
+    this.#entry(key, () => decodeModelFile(Buffer.isBuffer(file) ? file.toString('utf8') : file.text())).content;
+
+  /** Loads read the whole file: an entry serves whoever asks next, examples included. */
+  readonly examples = true;
 
   /** Forks of the topic's classifiers, built from `content` the first time they are asked for. */
   readonly classifiers = (content: ModelFileContent, key: string, topicId: string): TopicClassifiers => {

@@ -10,6 +10,7 @@
 import { exampleKey } from './example-key.ts';
 import { locateJsonError, shownNumber } from './json-error.ts';
 import { LINKSCENT_DB_NAME, MODEL_FILE_VERSION, schemaString, tablesOf, TABLE_NAMES, type TableName } from './model-file-schema.ts';
+import { skimExamples, type SkimmedModelFile } from './model-file-skim.ts';
 import { revive } from './model-file-values.ts';
 import { NaiveBayes } from './naive-bayes.ts';
 import type { ExampleRow, LabelSource, LevelFeatureRow, LevelHeaderRow, NbFeatureRow, NbForm, NbHeaderRow } from './types.ts';
@@ -33,9 +34,31 @@ export interface CheckedModelFile {
 
 const SOURCES: readonly LabelSource[] = ['pattern', 'user', 'page', 'crawl'];
 
+export interface CheckOptions {
+  /**
+   * Whether the examples table's rows are decoded and checked (default true). With false, a
+   * file as Dexie writes it is decoded without them (`model-file-skim.ts`): `rows.examples` is
+   * empty and only their number is checked against the table's row count. For readers that use
+   * only the classifiers, such as a crawl.
+   */
+  examples?: boolean;
+}
+
 /** Parses and checks `text`; throws a `ModelFileError` naming the first problem. */
-export function checkModelFile(text: string): CheckedModelFile {
-  const json = parseJson(text);
+export function checkModelFile(text: string, options: CheckOptions = {}): CheckedModelFile {
+  return options.examples === false ? checkSkimmedModelFile(skimExamples(text) ?? { text, examples: undefined }) : checkParsed(parseJson(text));
+}
+
+/**
+ * Checks a text whose examples' rows were left out (`ExampleSkimmer`), all else as
+ * `checkModelFile`: the rows left out are counted against the table's row count, not decoded.
+ */
+export function checkSkimmedModelFile(skimmed: SkimmedModelFile): CheckedModelFile {
+  return checkParsed(parseJson(skimmed.text), skimmed.examples);
+}
+
+/** `skippedExamples`: how many example rows were left out of the text, when some were. */
+function checkParsed(json: unknown, skippedExamples?: number): CheckedModelFile {
   const notOurs = (what: string) => new ModelFileError(`not a LinkScent model file: ${what}`);
   if (!isObject(json) || !('formatName' in json)) throw notOurs('not a Dexie export (no "formatName": "dexie")');
   if (json.formatName !== 'dexie') throw notOurs(`not a Dexie export ("formatName" is ${brief(json.formatName)}, expected "dexie")`);
@@ -80,10 +103,12 @@ export function checkModelFile(text: string): CheckedModelFile {
     seen.add(name);
     if (entry.inbound !== true) throw corrupt(`table '${name}' rows are not stored with their keys inline`);
     if (!Array.isArray(entry.rows)) throw corrupt(`table '${name}' has no "rows" list`);
-    if (entry.rows.length !== rowCounts.get(name)) {
-      throw corrupt(`table '${name}' lists ${rowCounts.get(name)} rows but holds ${entry.rows.length}`);
+    const skipped = name === 'examples' && skippedExamples !== undefined;
+    const held = skipped ? skippedExamples : entry.rows.length;
+    if (held !== rowCounts.get(name)) {
+      throw corrupt(`table '${name}' lists ${rowCounts.get(name)} rows but holds ${held}`);
     }
-    rows[name] = checkRows(name, entry.rows as unknown[]);
+    rows[name] = skipped ? [] : checkRows(name, entry.rows as unknown[]);
   }
   for (const [name, count] of rowCounts) {
     if (count > 0 && !seen.has(name)) throw corrupt(`table '${name}' lists ${count} rows but holds none`);

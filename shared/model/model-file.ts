@@ -21,7 +21,8 @@
  * back at the current version. Every way a text can fail is one `ModelFileError` line
  * (`model-file-check.ts`).
  */
-import { checkModelFile, ModelFileError } from './model-file-check.ts';
+import { checkModelFile, checkSkimmedModelFile, ModelFileError, type CheckOptions } from './model-file-check.ts';
+import type { SkimmedModelFile } from './model-file-skim.ts';
 import { LINKSCENT_DB_NAME, MODEL_FILE_VERSION, primaryKeyPath, schemaString, TABLE_NAMES, type TableName } from './model-file-schema.ts';
 import { encapsulate } from './model-file-values.ts';
 import { LevelClassifier } from './level-classifier.ts';
@@ -72,9 +73,17 @@ export function encodeModelFile(content: Partial<ModelFileContent>): string {
   });
 }
 
-/** The content of a model file's text, checked completely; a bad file throws a one-line `ModelFileError`. */
-export function decodeModelFile(text: string): ModelFileContent {
-  return checkModelFile(text).rows as unknown as ModelFileContent;
+/**
+ * The content of a model file's text, checked completely; a bad file throws a one-line
+ * `ModelFileError`. With `{ examples: false }` the examples are left out (`CheckOptions`).
+ */
+export function decodeModelFile(text: string, options?: CheckOptions): ModelFileContent {
+  return checkModelFile(text, options).rows as unknown as ModelFileContent;
+}
+
+/** The same from a text read without its examples (`ExampleSkimmer`); `examples` is empty. */
+export function decodeSkimmedModelFile(skimmed: SkimmedModelFile): ModelFileContent {
+  return checkSkimmedModelFile(skimmed).rows as unknown as ModelFileContent;
 }
 
 /** The topic's link model in `content`, or undefined when it has none (the rows were checked by `decodeModelFile`). */
