@@ -229,11 +229,11 @@ export function createEngine({ tokenizer, repository, saveDelayMs = 500, templat
       const threshold = thresholdOf(entry);
       const { scorer } = entry;
       return links.map((link, i) => {
-        const features = scorer.featuresOf(link);
-        // P(+) alone first; the explanation only for a link its verdict lights (verdictOf).
-        const score = scorer.model.score(features, 0);
+        // P(+) alone first; the explanation only for a link its verdict lights (verdictOf),
+        // from the features the score just listed.
+        const score = scorer.score(link, 0);
         const kind = { self: link.url === link.pageUrl, mark: entry.marks.get(link.url), template: template[i]! };
-        return verdictOf(link.ref, score, threshold, kind, () => scorer.model.score(features, EXPLAIN_TOP).top);
+        return verdictOf(link.ref, score, threshold, kind, () => scorer.explain(link, EXPLAIN_TOP));
       });
     },
 

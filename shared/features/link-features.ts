@@ -16,10 +16,10 @@
  * with Naive Bayes — which Naive Bayes?"). Lexicon flags are 1 in either version.
  */
 import type { LinkContext } from '../contexts/types.ts';
-import type { Tokenizer } from '../tokens/types.ts';
+import { readTokens, type Tokenizer } from '../tokens/types.ts';
 import { containsLexiconTerm } from './lexicon.ts';
 import type { FeatureOptions, FeatureVector } from './types.ts';
-import { urlDirectories, urlTokens } from './url-tokens.ts';
+import { emitUrlFeatures } from './url-tokens.ts';
 
 /** Seed 000's best group (2), no lexicon, no URL tokens, version 1. Frozen: copy it to change a field. */
 export const DEFAULT_FEATURE_OPTIONS: Readonly<FeatureOptions> = Object.freeze({
@@ -37,33 +37,50 @@ export function addTokenCounts(vector: FeatureVector, prefix: string, tokens: It
   }
 }
 
-/** Sets each token under `prefix` to 1: present, however often. */
-function addTokenPresence(vector: FeatureVector, prefix: string, tokens: Iterable<string>): void {
-  for (const token of tokens) vector.set(prefix + token, 1);
+/**
+ * Receives a link's features one occurrence at a time, in the order `linkFeatures` enters them:
+ * the feature is `prefix + value` (`a:` / `c:` / `u:` + a token, `lex:` + `anchor` / `context`,
+ * `d:` + a directory). Version 1 counts repeated occurrences, version 2 keeps one.
+ */
+export type FeatureEmit = (prefix: string, value: string) => void;
+
+/** Checks the options' group and version, as every featurisation does before its first feature. */
+function checkOptions(options: FeatureOptions): { group: 1 | 2; version: 1 | 2 } {
+  const { group } = options;
+  const version = options.version ?? 1;
+  if (group !== 1 && group !== 2) throw new RangeError(`feature group must be 1 or 2, got ${String(group)}`);
+  if (version !== 1 && version !== 2) throw new RangeError(`feature version must be 1 or 2, got ${String(version)}`);
+  return { group, version };
+}
+
+/**
+ * The features of one link context, emitted in order (see the file header for the groups,
+ * namespaces and versions). `linkFeatures` collects them in a vector; a scorer that needs no
+ * vector (`FeatureList`) takes them as they come, and both see the same features in the same order.
+ */
+export function emitLinkFeatures(context: LinkContext, tokenizer: Tokenizer, options: FeatureOptions, emit: FeatureEmit): void {
+  const { group, version } = checkOptions(options);
+  for (const token of readTokens(tokenizer, context.anchor)) emit('a:', token);
+  if (group === 2) {
+    for (const token of readTokens(tokenizer, context.before)) emit('c:', token);
+    for (const token of readTokens(tokenizer, context.after)) emit('c:', token);
+    // Before and after are matched apart: a term must not be made up across the link between them.
+    const { lexicon } = options;
+    if (containsLexiconTerm(lexicon, context.anchor)) emit('lex:', 'anchor');
+    if (containsLexiconTerm(lexicon, context.before, context.after)) emit('lex:', 'context');
+  }
+  // Version 1: host and path tokens only; version 2 adds the query's words and the directories.
+  if (options.urlTokens) emitUrlFeatures(context.url, tokenizer, { query: version === 2, directories: version === 2 }, emit);
 }
 
 /** The features of one link context; see the file header for the groups, namespaces and versions. */
 export function linkFeatures(context: LinkContext, tokenizer: Tokenizer, options: FeatureOptions): FeatureVector {
-  const { group, lexicon } = options;
-  const version = options.version ?? 1;
-  if (group !== 1 && group !== 2) throw new RangeError(`feature group must be 1 or 2, got ${String(group)}`);
-  if (version !== 1 && version !== 2) throw new RangeError(`feature version must be 1 or 2, got ${String(version)}`);
-  const addWords = version === 1 ? addTokenCounts : addTokenPresence;
   const vector: FeatureVector = new Map();
-  addWords(vector, 'a:', tokenizer.tokenize(context.anchor));
-  if (group === 2) {
-    addWords(vector, 'c:', tokenizer.tokenize(context.before));
-    addWords(vector, 'c:', tokenizer.tokenize(context.after));
-    // Before and after are matched apart: a term must not be made up across the link between them.
-    if (containsLexiconTerm(lexicon, context.anchor)) vector.set('lex:anchor', 1);
-    if (containsLexiconTerm(lexicon, context.before, context.after)) vector.set('lex:context', 1);
-  }
-  if (options.urlTokens) {
-    if (version === 1) addTokenCounts(vector, 'u:', urlTokens(context.url, tokenizer));
-    else {
-      addTokenPresence(vector, 'u:', urlTokens(context.url, tokenizer, { query: true }));
-      addTokenPresence(vector, 'd:', urlDirectories(context.url));
-    }
-  }
+  const counted = checkOptions(options).version === 1;
+  emitLinkFeatures(context, tokenizer, options, (prefix, value) => {
+    const name = prefix + value;
+    // Version 1 counts words; a flag is emitted once, so it is 1 either way.
+    vector.set(name, counted ? (vector.get(name) ?? 0) + 1 : 1);
+  });
   return vector;
 }

@@ -13,7 +13,8 @@
  * link to `/text/sbasic/shared/y.html` does not, whatever words their file names share. Kan &
  * Nguyen Thi 2005 ("Fast webpage classification using URL features") segment URLs the same way.
  */
-import type { Tokenizer } from '../tokens/types.ts';
+import { LruCache } from '../tokens/lru-cache.ts';
+import { readTokens, type Tokenizer } from '../tokens/types.ts';
 
 /** Tokens that name no topic: host boilerplate, file extensions, index pages, punycode prefix. */
 export const URL_NOISE_TOKENS: ReadonlySet<string> = new Set([
@@ -37,14 +38,24 @@ export interface UrlTokenOptions {
   query?: boolean;
 }
 
-interface UrlParts {
-  host: string;
-  /** Path segments, decoded; the last is the file name ('' for a directory URL). */
-  segments: string[];
-  query: string;
+/**
+ * What a URL's features owe to its host and directories alone, which every link into the same
+ * directory shares: a page's links mostly point into a few directories of a few hosts, so this
+ * part is worked out once per directory (`headOf`) and only the file name and query per link.
+ */
+interface UrlHead {
+  /** The `u:` tokens of the host labels and the directory segments, in URL order. */
+  tokens: readonly string[];
+  /** `urlDirectories` of any URL in this directory. */
+  directories: readonly string[];
 }
 
+/** Directories whose heads are kept per tokenizer (least recently used dropped first). */
+const HEAD_CACHE_SIZE = 2048;
+const headCaches = new WeakMap<Tokenizer, LruCache<string, UrlHead>>();
+
 function decode(segment: string): string {
+  if (!segment.includes('%')) return segment; // nothing to decode (and nothing malformed)
   try {
     return decodeURIComponent(segment);
   } catch {
@@ -52,11 +63,93 @@ function decode(segment: string): string {
   }
 }
 
-function partsOf(url: string): UrlParts | null {
+/** The kept tokens of one URL part into `out` (`emitPartTokens`). */
+function addPartTokens(part: string, tokenizer: Tokenizer, out: string[]): void {
+  emitPartTokens(part, tokenizer, (_prefix, token) => out.push(token));
+}
+
+/** The head of the URL whose authority is `authority` and whose path up to its last `/` is `directory`. */
+function computeHead(authority: string, directory: string, tokenizer: Tokenizer): UrlHead {
+  // Its own string: the head outlives the URL, and the host may be a slice of it (`ownString`).
+  const host = ownString(authority.replace(/^.*@/u, '').replace(/:\d*$/u, '').toLowerCase());
+  const address = host.startsWith('[') || IPV4.test(host);
+  // Path segments of the directory: the path split on '/', the first (empty) and the file name dropped.
+  const segments = directory === '' ? [] : directory.split('/').slice(1, -1).map(decode);
+  const tokens: string[] = [];
+  if (!address) for (const label of host.split('.')) addPartTokens(label, tokenizer, tokens); // an address names nothing
+  for (const segment of segments) addPartTokens(segment, tokenizer, tokens);
+  const directories: string[] = [];
+  if (host !== '') {
+    if (address) directories.push(host);
+    else {
+      const labels = host.split('.').filter((label) => label !== '');
+      for (let i = labels.length - 1; i >= 0; i--) directories.push(labels.slice(i).join('.'));
+    }
+    let prefix = host;
+    for (const segment of segments.slice(0, MAX_DIRECTORY_DEPTH)) {
+      prefix += `/${segment}`;
+      directories.push(prefix);
+    }
+  }
+  return { tokens, directories };
+}
+
+/** `s` as a flat string of its own, not a slice keeping a longer one alive (`tokenizer.ts`, `ownString`). */
+function ownString(s: string): string {
+  return ` ${s}`.slice(1);
+}
+
+function headOf(authority: string, directory: string, tokenizer: Tokenizer): UrlHead {
+  let cache = headCaches.get(tokenizer);
+  if (cache === undefined) {
+    cache = new LruCache(HEAD_CACHE_SIZE);
+    headCaches.set(tokenizer, cache);
+  }
+  const key = `${authority}\u0000${directory}`;
+  let head = cache.get(key);
+  if (head === undefined) {
+    head = computeHead(authority, directory, tokenizer);
+    cache.set(ownString(key), head);
+  }
+  return head;
+}
+
+/** Receives a URL's features one at a time: `u:` tokens first, then `d:` directories (`emitUrlFeatures`). */
+export type UrlFeatureEmit = (prefix: 'u:' | 'd:', value: string) => void;
+
+/**
+ * The URL's features in order, as `urlTokens` and `urlDirectories` give them: its tokens (with
+ * `query`, the query's short words last) under `u:`, then, with `directories`, what it lies
+ * under as `d:`. Parses the URL once for both.
+ */
+export function emitUrlFeatures(url: string, tokenizer: Tokenizer, options: UrlTokenOptions & { directories?: boolean }, emit: UrlFeatureEmit): void {
   const match = HIERARCHICAL_URL.exec(url);
-  if (match === null) return null;
-  const host = (match[1] ?? '').replace(/^.*@/u, '').replace(/:\d*$/u, '').toLowerCase();
-  return { host, segments: (match[2] ?? '').split('/').slice(1).map(decode), query: match[3] ?? '' };
+  if (match === null) return;
+  const authority = match[1] ?? '';
+  const path = match[2] ?? '';
+  const slash = path.lastIndexOf('/');
+  const head = headOf(authority, path.slice(0, slash + 1), tokenizer);
+  for (const token of head.tokens) emit('u:', token);
+  // The file name: the path's last segment ('' for a directory URL, none for an empty path).
+  if (slash >= 0) emitPartTokens(decode(path.slice(slash + 1)), tokenizer, emit);
+  const query = match[3] ?? '';
+  if (options.query && query !== '') {
+    for (const raw of query.split(/[&=;]/u)) {
+      const piece = decode(raw.replace(/\+/gu, ' '));
+      if (piece.length <= QUERY_WORD_MAX && !SEVERAL_DIGITS.test(piece)) emitPartTokens(piece, tokenizer, emit);
+    }
+  }
+  if (options.directories) for (const directory of head.directories) emit('d:', directory);
+}
+
+/** One URL part's tokens: split on anything but letters and digits, each piece tokenized, noise and numbers dropped. */
+function emitPartTokens(part: string, tokenizer: Tokenizer, emit: UrlFeatureEmit): void {
+  for (const piece of part.split(NON_ALPHANUMERIC)) {
+    if (piece === '') continue;
+    for (const token of readTokens(tokenizer, piece)) {
+      if (!URL_NOISE_TOKENS.has(token) && !ALL_DIGITS.test(token)) emit('u:', token);
+    }
+  }
 }
 
 /**
@@ -66,26 +159,13 @@ function partsOf(url: string): UrlParts | null {
  * URL order, repeats kept.
  */
 export function urlTokens(url: string, tokenizer: Tokenizer, options: UrlTokenOptions = {}): string[] {
-  const parts = partsOf(url);
-  if (parts === null) return [];
-  const pieces = parts.host.startsWith('[') || IPV4.test(parts.host) ? [] : parts.host.split('.'); // an address names nothing
-  pieces.push(...parts.segments);
-  if (options.query && parts.query !== '') {
-    for (const piece of parts.query.split(/[&=;]/u).map((p) => decode(p.replace(/\+/gu, ' ')))) {
-      if (piece.length <= QUERY_WORD_MAX && !SEVERAL_DIGITS.test(piece)) pieces.push(piece);
-    }
-  }
   const tokens: string[] = [];
-  for (const part of pieces) {
-    for (const piece of part.split(NON_ALPHANUMERIC)) {
-      if (piece === '') continue;
-      for (const token of tokenizer.tokenize(piece)) {
-        if (!URL_NOISE_TOKENS.has(token) && !ALL_DIGITS.test(token)) tokens.push(token);
-      }
-    }
-  }
+  emitUrlFeatures(url, tokenizer, { query: options.query === true }, (_prefix, token) => tokens.push(token));
   return tokens;
 }
+
+/** A tokenizer that never runs: `urlDirectories` needs no tokens, only the head's directories. */
+const NO_TOKENS: Tokenizer = { tokenize: () => [] };
 
 /**
  * What the URL lies under, widest first: its host's domains from the top (`cn`, `com.cn`,
@@ -95,19 +175,8 @@ export function urlTokens(url: string, tokenizer: Tokenizer, options: UrlTokenOp
  * path as written (paths are case-sensitive), at most `MAX_DIRECTORY_DEPTH` directories.
  */
 export function urlDirectories(url: string): string[] {
-  const parts = partsOf(url);
-  if (parts === null || parts.host === '') return [];
-  const { host } = parts;
-  const out: string[] = [];
-  if (host.startsWith('[') || IPV4.test(host)) out.push(host);
-  else {
-    const labels = host.split('.').filter((label) => label !== '');
-    for (let i = labels.length - 1; i >= 0; i--) out.push(labels.slice(i).join('.'));
-  }
-  let prefix = host;
-  for (const segment of parts.segments.slice(0, -1).slice(0, MAX_DIRECTORY_DEPTH)) {
-    prefix += `/${segment}`;
-    out.push(prefix);
-  }
-  return out;
+  const match = HIERARCHICAL_URL.exec(url);
+  if (match === null) return [];
+  const path = match[2] ?? '';
+  return [...headOf(match[1] ?? '', path.slice(0, path.lastIndexOf('/') + 1), NO_TOKENS).directories];
 }

@@ -43,8 +43,9 @@
  * Sign convention (one place): a score is P(+ | link) in [0, 1]; higher is crawled sooner. An
  * explanation weight > 0 pushes towards on topic.
  */
+import type { FeatureSequence } from '../features/feature-list.ts';
 import { isAttributeFeature, type FeatureVector } from '../features/types.ts';
-import { checkHeader, NB_FORMS, NbCounts, type NbRows } from './nb-counts.ts';
+import { checkHeader, NB_FORMS, NbCounts, type FeatureCounts, type NbRows } from './nb-counts.ts';
 import type { ClassPair, Contribution, Label, NbFeatureRow, NbForm, NbHeaderRow, Score } from './types.ts';
 
 export type { NbRows } from './nb-counts.ts';
@@ -78,6 +79,8 @@ export class NaiveBayes {
   /** Laplace pseudo-count α. */
   readonly alpha: number;
   #counts = new NbCounts();
+  /** log(k + α) for k < `LOG_TABLE_SIZE` (`#logOf`), filled on first use. */
+  #logTable: Float64Array | undefined;
   /** Σ_{j∈V} log(1 − P(Fj|Ci)) per class, valid while `revision` matches the counts'. */
   #logAbsent: { counts: NbCounts; revision: number; value: ClassPair } | undefined;
 
@@ -167,40 +170,78 @@ export class NaiveBayes {
    * log P(x | Ci) (Han et al. 2010, eq. (2)), with the `top` features by |log-odds contribution|.
    */
   score(x: FeatureVector, top: number = DEFAULT_EXPLAIN_TOP): NbScore {
-    const counts = this.#counts;
-    if (counts.exampleCount === 0) {
-      let unseen = 0;
-      for (const n of x.values()) if (n > 0) unseen++;
-      return { p: 0.5, logOdds: 0, top: [], untrained: true, unseen };
-    }
-    const logLikelihood: ClassPair = this.form === 'multinomial' ? [0, 0] : [...this.#logAbsentPerClass()];
-    const contributions: Contribution[] = [];
-    let unseen = 0;
+    const present = VECTOR_SCRATCH;
+    present.length = 0;
     for (const [feature, n] of x) {
       if (!(n > 0)) continue;
-      const featureCounts = counts.features.get(feature);
+      present.names[present.length] = feature;
+      present.counts[present.length] = n;
+      present.attributes[present.length] = isAttributeFeature(feature);
+      present.length++;
+    }
+    return this.scoreSequence(present, top);
+  }
+
+  /**
+   * `score` of the example whose present features (count > 0) are `x`, in order: what `score`
+   * of a vector with those entries gives, to the last bit (the same sums in the same order).
+   * A scorer that lists its features without a `Map` (`FeatureList`) scores through this.
+   */
+  scoreSequence(x: FeatureSequence, top: number = DEFAULT_EXPLAIN_TOP): NbScore {
+    const counts = this.#counts;
+    const { names, attributes } = x;
+    const occurrences = x.counts;
+    if (counts.exampleCount === 0) return { p: 0.5, logOdds: 0, top: [], untrained: true, unseen: x.length };
+    const absent = this.form === 'multinomial' ? ZERO_PAIR : this.#logAbsentPerClass();
+    let logLikelihood0 = absent[0];
+    let logLikelihood1 = absent[1];
+    const contributions: Contribution[] = [];
+    let unseen = 0;
+    const { alpha } = this;
+    const [count0, count1] = counts.count;
+    // The multinomial denominators log(Tokens_i + α|V|) are the same for every feature: taken once.
+    const words = this.form === 'mixed';
+    const vocabulary = words ? counts.wordVocabulary : counts.features.size;
+    const logDenominator0 = Math.log((words ? counts.wordTokens[0] : counts.tokens[0]) + alpha * vocabulary);
+    const logDenominator1 = Math.log((words ? counts.wordTokens[1] : counts.tokens[1]) + alpha * vocabulary);
+    const { memos } = x;
+    const { revision } = counts;
+    for (let j = 0; j < x.length; j++) {
+      const feature = names[j]!;
+      // The feature's counts, or undefined outside V: from its memo while these counts are unchanged.
+      let featureCounts: FeatureCounts | undefined;
+      const memo = memos?.[j];
+      if (memo !== undefined && memo.owner === counts && memo.revision === revision) featureCounts = memo.value as FeatureCounts | undefined;
+      else {
+        featureCounts = counts.features.get(feature);
+        if (memo !== undefined) {
+          memo.owner = counts;
+          memo.revision = revision;
+          memo.value = featureCounts;
+        }
+      }
       if (!featureCounts) {
         unseen++;
         continue;
       }
       let term0: number;
       let term1: number;
-      if (this.form === 'bernoulli' || (this.form === 'mixed' && isAttributeFeature(feature))) {
-        term0 = this.#logPresence(featureCounts.count[0], 0);
-        term1 = this.#logPresence(featureCounts.count[1], 1);
-      } else if (this.form === 'multinomial') {
-        term0 = n * this.#logTheta(featureCounts.occurrences[0], counts.tokens[0], counts.features.size);
-        term1 = n * this.#logTheta(featureCounts.occurrences[1], counts.tokens[1], counts.features.size);
+      if (this.form === 'bernoulli' || (words && attributes[j])) {
+        // log P(Fj|Ci) − log(1 − P(Fj|Ci)) = log(Count(Fj,Ci) + α) − log(Count_i − Count(Fj,Ci) + α)
+        term0 = this.#logOf(featureCounts.count[0]) - this.#logOf(count0 - featureCounts.count[0]);
+        term1 = this.#logOf(featureCounts.count[1]) - this.#logOf(count1 - featureCounts.count[1]);
       } else {
-        term0 = n * this.#logTheta(featureCounts.occurrences[0], counts.wordTokens[0], counts.wordVocabulary);
-        term1 = n * this.#logTheta(featureCounts.occurrences[1], counts.wordTokens[1], counts.wordVocabulary);
+        // n · log θ_ji = n · (log(Occ(Fj,Ci) + α) − log(Tokens_i + α|V|))
+        const n = occurrences[j]!;
+        term0 = n * (this.#logOf(featureCounts.occurrences[0]) - logDenominator0);
+        term1 = n * (this.#logOf(featureCounts.occurrences[1]) - logDenominator1);
       }
-      logLikelihood[0] += term0;
-      logLikelihood[1] += term1;
+      logLikelihood0 += term0;
+      logLikelihood1 += term1;
       if (top > 0) contributions.push({ feature, weight: term1 - term0 });
     }
-    const logJoint0 = this.logPrior(0) + logLikelihood[0];
-    const logJoint1 = this.logPrior(1) + logLikelihood[1];
+    const logJoint0 = this.logPrior(0) + logLikelihood0;
+    const logJoint1 = this.logPrior(1) + logLikelihood1;
     const logEvidence = logSumExp(logJoint0, logJoint1);
     return {
       p: Math.exp(logJoint1 - logEvidence),
@@ -244,17 +285,15 @@ export class NaiveBayes {
     return model;
   }
 
-  /** log P(Fj|Ci) − log(1 − P(Fj|Ci)) = log(Count(Fj,Ci) + α) − log(Count_i − Count(Fj,Ci) + α) (Han et al. 2010, eq. (2)). */
-  #logPresence(countFeature: number, i: Label): number {
-    return Math.log(countFeature + this.alpha) - Math.log(this.#counts.count[i] - countFeature + this.alpha);
-  }
-
   /**
-   * log θ_ji = log(Occ(Fj,Ci) + α) − log(Tokens_i + α|V|): multinomial Laplace (cf. Han et al.
-   * 2010, eq. (2)), over the whole vocabulary or, in the mixed form, over its words.
+   * log(k + α) for a count k ≥ 0, the one logarithm scoring takes per count (Han et al. 2010,
+   * eq. (2)'s smoothed numerators and denominators). Small counts, the great majority, are looked
+   * up in a table filled by the very same expression, so the value is the same to the last bit.
    */
-  #logTheta(occurrences: number, tokens: number, vocabulary: number): number {
-    return Math.log(occurrences + this.alpha) - Math.log(tokens + this.alpha * vocabulary);
+  #logOf(k: number): number {
+    // Undefined for anything but a whole number below the table's size: computed, as before.
+    const cached = (this.#logTable ??= logTable(this.alpha))[k];
+    return cached !== undefined ? cached : Math.log(k + this.alpha);
   }
 
   /**
@@ -284,6 +323,20 @@ export class NaiveBayes {
     return value;
   }
 }
+
+/** Counts whose log(k + α) `#logOf` keeps in a table (8 KiB): larger ones are rare. */
+const LOG_TABLE_SIZE = 1024;
+
+function logTable(alpha: number): Float64Array {
+  const table = new Float64Array(LOG_TABLE_SIZE);
+  for (let k = 0; k < LOG_TABLE_SIZE; k++) table[k] = Math.log(k + alpha);
+  return table;
+}
+
+const ZERO_PAIR: Readonly<ClassPair> = [0, 0];
+
+/** The present features of a vector `score` was given, in its reused arrays (scoring never nests). */
+const VECTOR_SCRATCH: { length: number; names: string[]; counts: number[]; attributes: boolean[] } = { length: 0, names: [], counts: [], attributes: [] };
 
 /** log(e^a + e^b) without overflow: max + log1p(e^−|a−b|). */
 export function logSumExp(a: number, b: number): number {

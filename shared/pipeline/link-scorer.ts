@@ -9,11 +9,12 @@
  */
 import type { LinkContext } from '../contexts/types.ts';
 import { extractContexts } from '../contexts/extract-contexts.ts';
+import { FeatureList } from '../features/feature-list.ts';
 import type { FeatureOptions, FeatureVector } from '../features/types.ts';
-import { linkFeatures } from '../features/link-features.ts';
-import type { NaiveBayes } from '../model/naive-bayes.ts';
+import { emitLinkFeatures, linkFeatures } from '../features/link-features.ts';
+import type { NaiveBayes, NbScore } from '../model/naive-bayes.ts';
 import { topicFeatureOptions } from '../model/topic-features.ts';
-import type { Score, Topic } from '../model/types.ts';
+import type { Contribution, Score, Topic } from '../model/types.ts';
 import type { PageSegments } from '../segments/types.ts';
 import type { Tokenizer } from '../tokens/types.ts';
 
@@ -33,6 +34,10 @@ export interface ScoredLink extends LinkContext {
 
 export class LinkScorer {
   readonly #options: Required<LinkScorerOptions>;
+  /** The last scored context's features, listed without a vector (`FeatureList`), and that context. */
+  readonly #list = new FeatureList();
+  #listedContext: LinkContext | undefined;
+  #listedStamp = 0;
 
   constructor(options: LinkScorerOptions) {
     this.#options = { explainTop: 8, ...options };
@@ -69,10 +74,32 @@ export class LinkScorer {
 
   /**
    * Stages 3–5 for one context: P(+ | features) with an explanation of `explainTop` features
-   * (default the scorer's).
+   * (default the scorer's). The model's `score` of `featuresOf(context)`, to the last bit, without
+   * building the vector (`FeatureList`, `NaiveBayes.scoreSequence`).
    */
-  score(context: LinkContext, explainTop = this.#options.explainTop): Score {
-    return this.#options.model.score(this.featuresOf(context), explainTop);
+  score(context: LinkContext, explainTop = this.#options.explainTop): NbScore {
+    return this.#options.model.scoreSequence(this.#featureList(context), explainTop);
+  }
+
+  /**
+   * The `top` features behind `context`'s score, as `score(context, top).top` gives them; right
+   * after `score(context)` its features are still listed and only the sums are done again. For
+   * a caller that decides from P(+) whether an explanation is wanted (the worker's verdicts).
+   */
+  explain(context: LinkContext, top: number): Contribution[] {
+    const listed = this.#listedContext === context && this.#listedStamp === this.#list.stamp;
+    const list = listed ? this.#list : this.#featureList(context);
+    return this.#options.model.scoreSequence(list, top).top;
+  }
+
+  #featureList(context: LinkContext): FeatureList {
+    const { tokenizer, features } = this.#options;
+    const list = this.#list;
+    list.begin((features.version ?? 1) === 1);
+    emitLinkFeatures(context, tokenizer, features, list.emit);
+    this.#listedContext = context;
+    this.#listedStamp = list.stamp;
+    return list;
   }
 
   /** Every link of a page, scored, in page order. */

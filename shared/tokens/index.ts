@@ -1,5 +1,5 @@
 /** Stage 3, tokens: the folder's public surface. */
-export type { ChineseCutter, Tokenizer } from './types.ts';
+export { readTokens, type ChineseCutter, type Tokenizer } from './types.ts';
 export type { CachingTokenizer, TokenizerOptions } from './tokenizer.ts';
 export {
   createTokenizer,

@@ -12,4 +12,15 @@ export type ChineseCutter = (text: string) => string[];
 export interface Tokenizer {
   /** NFKC-normalised, lower-cased tokens; no white space or punctuation tokens. */
   tokenize(text: string): string[];
+  /**
+   * The same tokens, read-only: a caching tokenizer hands out its cached array itself rather
+   * than a copy. For callers that only read them (features, `readTokens`); optional, since a
+   * tokenizer written for a test needs only `tokenize`.
+   */
+  tokensOf?(text: string): readonly string[];
+}
+
+/** `tokenizer`'s tokens of `text` to read, not to keep or change: no copy where it can spare one. */
+export function readTokens(tokenizer: Tokenizer, text: string): readonly string[] {
+  return tokenizer.tokensOf !== undefined ? tokenizer.tokensOf(text) : tokenizer.tokenize(text);
 }

@@ -283,6 +283,52 @@ describe('NaiveBayes invariants', () => {
   });
 });
 
+describe('NaiveBayes.scoreSequence', () => {
+  /** A feature list as `FeatureList` hands it over, with a memo per feature kept across calls. */
+  const memos = new Map<string, { owner: unknown; revision: number; value: unknown }>();
+  const sequence = (x: FeatureVector) => {
+    const present = [...x].filter(([, n]) => n > 0);
+    return {
+      length: present.length,
+      names: present.map(([name]) => name),
+      counts: present.map(([, n]) => n),
+      attributes: present.map(([name]) => /^(?:u|d|lex):/.test(name)),
+      memos: present.map(([name]) => {
+        if (!memos.has(name)) memos.set(name, { owner: undefined, revision: 0, value: undefined });
+        return memos.get(name)!;
+      }),
+    };
+  };
+
+  it.each(FORMS)('%s: equals score, bit for bit, while the model learns, forgets and is replaced between calls', (form) => {
+    memos.clear();
+    const random = seededRandom(11);
+    const pool = ['a:x', 'a:y', 'c:x', 'c:z', 'u:host', 'd:host/dir', 'lex:anchor', 'a:new'];
+    const randomVector = () => {
+      const x: FeatureVector = new Map();
+      for (const name of pool) if (random() < 0.5) x.set(name, 1 + Math.floor(random() * 3));
+      return x;
+    };
+    const model = new NaiveBayes({ form });
+    const probes = Array.from({ length: 12 }, randomVector);
+    const added: { x: FeatureVector; y: Label }[] = [];
+    for (let step = 0; step < 40; step++) {
+      // Every probe through its memos, then the model changes: a memo from before must not be used.
+      for (const x of probes) expect(model.scoreSequence(sequence(x), 4)).toEqual(model.score(x, 4));
+      if (step % 7 === 6 && added.length > 0) {
+        const { x, y } = added.shift()!;
+        model.remove(x, y);
+      } else if (step % 11 === 10) {
+        model.assign(new NaiveBayes({ form }).fit(added.map((e) => e.x), added.map((e) => e.y)));
+      } else {
+        const example = { x: randomVector(), y: (random() < 0.5 ? 1 : 0) as Label };
+        model.add(example.x, example.y);
+        added.push(example);
+      }
+    }
+  });
+});
+
 describe('NaiveBayes accuracy floor', () => {
   it.each(FORMS)('%s: ≥ 0.85 on held-out finance vs sports anchors (7:3 split, seed 000 §4.1)', (form) => {
     // By pairs (one finance, one sports anchor), 7 of each 10 pairs train: 28 train, 12 test.

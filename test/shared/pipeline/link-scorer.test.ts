@@ -68,6 +68,18 @@ describe('LinkScorer', () => {
     expect(finance).toEqual(scorer.model.score(scorer.featuresOf(link('股票 基金', 'https://finance.example.org/x')), 3));
   });
 
+  it('explains a link as its score with that depth would, right after scoring it or not', () => {
+    const scorer = trained();
+    const finance = link('股票 基金 行情', 'https://finance.example.org/x', '足球', '基金');
+    const sport = link('足球 篮球', 'https://sport.example.org/y');
+    scorer.score(finance, 0);
+    expect(scorer.explain(finance, 2)).toEqual(scorer.model.score(scorer.featuresOf(finance), 2).top);
+    scorer.score(sport, 0);
+    // Another link was scored since: its features must not stand in for this one's.
+    expect(scorer.explain(finance, 5)).toEqual(scorer.model.score(scorer.featuresOf(finance), 5).top);
+    expect(scorer.explain(sport, 5)).toEqual(scorer.model.score(scorer.featuresOf(sport), 5).top);
+  });
+
   it('scores a whole page with the topic’s window, in page order', () => {
     const scorer = trained();
     const page = segmentsFromHtml(

@@ -1,0 +1,136 @@
+/**
+ * A link's features as parallel arrays that one scorer reuses from link to link: what
+ * `linkFeatures` puts in a `FeatureVector`, in the same order with the same counts, without a
+ * `Map` and without building a name per feature per link.
+ *
+ * Why (issue 14's worker profile): building each link's vector cost more than scoring it. Every
+ * feature name was concatenated anew (`'c:' + token`), and a new string must be flattened and
+ * hashed before a `Map` can take it or a model look it up. Here a name is made once per
+ * (prefix, token) and kept: the tokens come from the tokenizer's cache, whose strings already
+ * carry their hash, so finding a token's name is one lookup, and the model's lookup by that name
+ * hashes nothing either. A repeated feature within one link is found by a stamp on its slot
+ * rather than by a per-link set.
+ *
+ * The names kept are bounded (`maxNames`): past that, all are dropped at the start of the next
+ * link and made again as they come, which costs time, never a different feature.
+ */
+import type { FeatureEmit } from './link-features.ts';
+import { isAttributeFeature } from './types.ts';
+
+/**
+ * Where a model may keep what it found for a feature, so that the next link with the feature
+ * does not look it up again: `value` holds while the model's counts are `owner` at `revision`
+ * (`NaiveBayes.scoreSequence` decides; the list only keeps the place).
+ */
+export interface FeatureMemo {
+  owner: unknown;
+  revision: number;
+  value: unknown;
+}
+
+/** A feature's name, made once, and where it sits in the link being listed. */
+interface Slot extends FeatureMemo {
+  name: string;
+  attribute: boolean;
+  /** The link (`FeatureList.#stamp`) that last listed it, and its index in that link's arrays. */
+  stamp: number;
+  index: number;
+}
+
+/** What a model's scoring reads: the present features of one example, in order, with their counts. */
+export interface FeatureSequence {
+  readonly length: number;
+  readonly names: readonly string[];
+  /** Occurrences, > 0. */
+  readonly counts: ArrayLike<number>;
+  /** Whether each is an attribute (`isAttributeFeature`). */
+  readonly attributes: ArrayLike<boolean>;
+  /** Optionally, a place per feature for the model's lookups (`FeatureMemo`). */
+  readonly memos?: readonly FeatureMemo[];
+}
+
+/** Names kept by default: some 30 entries' worth of bytes each (name, key, slot), a few MB at most. */
+export const DEFAULT_MAX_NAMES = 50_000;
+
+export class FeatureList implements FeatureSequence {
+  length = 0;
+  readonly names: string[] = [];
+  readonly counts: number[] = [];
+  readonly attributes: boolean[] = [];
+  readonly memos: Slot[] = [];
+  /** Emits into this list (`emitLinkFeatures`'s callback), bound once. */
+  readonly emit: FeatureEmit;
+  readonly #byPrefix = new Map<string, Map<string, Slot>>();
+  readonly #maxNames: number;
+  #named = 0;
+  #stamp = 0;
+  #counted = false;
+  /** The last prefix asked for and its slots: a link's features come in runs of one prefix. */
+  #prefix = '';
+  #slots: Map<string, Slot> | undefined;
+
+  constructor(maxNames = DEFAULT_MAX_NAMES) {
+    this.#maxNames = maxNames;
+    this.emit = (prefix, value) => this.add(prefix, value);
+  }
+
+  /** Which link the list holds now: it changes at every `begin`. */
+  get stamp(): number {
+    return this.#stamp;
+  }
+
+  /**
+   * Empties the list for the next link. `counted`: repeats add to a feature's count (feature
+   * version 1), else a feature is present once (version 2).
+   */
+  begin(counted: boolean): void {
+    this.#stamp++;
+    this.length = 0;
+    this.#counted = counted;
+    if (this.#named > this.#maxNames) {
+      this.#byPrefix.clear();
+      this.#slots = undefined;
+      this.#named = 0;
+    }
+  }
+
+  /** One occurrence of the feature `prefix + value`. */
+  add(prefix: string, value: string): void {
+    let slots = this.#slots;
+    if (slots === undefined || prefix !== this.#prefix) {
+      slots = this.#byPrefix.get(prefix);
+      if (slots === undefined) {
+        slots = new Map();
+        this.#byPrefix.set(prefix, slots);
+      }
+      this.#prefix = prefix;
+      this.#slots = slots;
+    }
+    let slot = slots.get(value);
+    if (slot === undefined) {
+      const name = flat(prefix + value);
+      slot = { name, attribute: isAttributeFeature(name), stamp: 0, index: 0, owner: undefined, revision: 0, value: undefined };
+      slots.set(name.slice(prefix.length), slot); // a key of its own, not the caller's string
+      this.#named++;
+    }
+    if (slot.stamp === this.#stamp) {
+      if (this.#counted) this.counts[slot.index]! += 1;
+      return;
+    }
+    slot.stamp = this.#stamp;
+    slot.index = this.length;
+    this.names[this.length] = slot.name;
+    this.counts[this.length] = 1;
+    this.attributes[this.length] = slot.attribute;
+    this.memos[this.length] = slot;
+    this.length++;
+  }
+}
+
+/**
+ * `s` flattened: a concatenation is a rope until something reads it whole; a name kept for good
+ * is flattened once here rather than by the first lookup, and holds neither part.
+ */
+function flat(s: string): string {
+  return ` ${s}`.slice(1);
+}
