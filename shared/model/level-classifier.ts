@@ -45,10 +45,14 @@
  * a crawl that relearns a link's level as its graph grows moves the example between classes with
  * `remove` + `add` and ends with the counts a refit would give.
  */
+import type { FeatureSequence } from '../features/feature-list.ts';
 import type { FeatureVector } from '../features/types.ts';
 import type { LevelFeatureRow, LevelHeaderRow } from './types.ts';
 import { ForkedMap, forWriting, type CountTable } from './forked-map.ts';
 import { shownNumber } from './json-error.ts';
+
+/** `posterior`'s present features, reused from call to call (scoring is synchronous). */
+const VECTOR_SCRATCH = { length: 0, names: [] as string[], counts: [] as number[] };
 
 /** L of a new level classifier: levels 0, 1, 2 and "3 or more". */
 export const DEFAULT_LEVELS = 4;
@@ -178,6 +182,23 @@ export class LevelClassifier {
    * the prior alone (uniform).
    */
   posterior(x: FeatureVector): number[] {
+    const present = VECTOR_SCRATCH;
+    present.length = 0;
+    for (const [feature, count] of x) {
+      if (!(count > 0)) continue;
+      present.names[present.length] = feature;
+      present.counts[present.length] = count;
+      present.length++;
+    }
+    return this.posteriorSequence(present);
+  }
+
+  /**
+   * `posterior` of the example whose present features (count > 0) are `x`, in order: what
+   * `posterior` of a vector with those entries gives, to the last bit (the same sums in the same
+   * order). A crawl lists a link's features once (`FeatureList`) for both classifiers.
+   */
+  posteriorSequence(x: Pick<FeatureSequence, 'length' | 'names' | 'counts'>): number[] {
     const L = this.levels;
     const n = this.exampleCount;
     const vocabulary = this.#occurrences.size;
@@ -187,10 +208,11 @@ export class LevelClassifier {
       const mu = this.alpha * vocabulary;
       const total = this.#tokens.reduce((a, b) => a + b, 0);
       const logDenominator = this.#tokens.map((tokens) => Math.log(tokens + mu));
-      for (const [feature, count] of x) {
-        if (!(count > 0)) continue;
-        const occ = this.#occurrences.get(feature);
+      const { names, counts } = x;
+      for (let j = 0; j < x.length; j++) {
+        const occ = this.#occurrences.get(names[j]!);
         if (!occ) continue;
+        const count = counts[j]!;
         let pooled = this.alpha;
         for (let d = 0; d < L; d++) pooled += occ[d]!;
         const prior = (mu * pooled) / (total + mu);

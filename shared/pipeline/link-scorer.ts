@@ -9,7 +9,7 @@
  */
 import type { LinkContext } from '../contexts/types.ts';
 import { extractContexts } from '../contexts/extract-contexts.ts';
-import { FeatureList } from '../features/feature-list.ts';
+import { FeatureList, type FeatureSequence } from '../features/feature-list.ts';
 import type { FeatureOptions, FeatureVector } from '../features/types.ts';
 import { emitLinkFeatures, linkFeatures } from '../features/link-features.ts';
 import type { NaiveBayes, NbScore } from '../model/naive-bayes.ts';
@@ -90,6 +90,15 @@ export class LinkScorer {
     const listed = this.#listedContext === context && this.#listedStamp === this.#list.stamp;
     const list = listed ? this.#list : this.#featureList(context);
     return this.#options.model.scoreSequence(list, top).top;
+  }
+
+  /**
+   * `context`'s features as `featuresOf` gives them (present ones, in order), listed without a
+   * vector, for a caller that asks several classifiers about one link (the nb crawl: the link
+   * and the level classifier). Valid until this scorer lists or scores another link.
+   */
+  listFeatures(context: LinkContext): FeatureSequence {
+    return this.#featureList(context);
   }
 
   #featureList(context: LinkContext): FeatureList {

@@ -66,19 +66,25 @@ export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = D
   if (!(gamma >= 0 && gamma <= 1)) throw new RangeError(`nb: gamma must lie in [0, 1], got ${gamma}`);
   if (r2 !== null && !(r2 >= 0 && r2 <= 1)) throw new RangeError(`nb: r2 must lie in [0, 1], got ${r2}`);
 
-  /** v = P(+) + (1 − P(+)) · E[γ^d | d ≥ 1], or P(+) without a level classifier; with its parts. */
+  /**
+   * v = P(+) + (1 − P(+)) · E[γ^d | d ≥ 1], or P(+) without a level classifier; with its parts.
+   * The link's features are listed once for both classifiers (`LinkScorer.listFeatures`), not
+   * built into a vector: a crawl asks this of every new link and, after each online update, of
+   * the frontier's best 4,096 rows again (issue 14's profile: a fifth of the event loop).
+   */
   const parts = (context: LinkContext, top: number | undefined) => {
-    const features = scorer.featuresOf(context);
+    const features = scorer.listFeatures(context);
     const byPattern = onTopicUrl?.(context.url) === true;
     // When the patterns decide, the classifier is asked only for an explanation (`top` given).
-    const score = byPattern && top === undefined ? undefined : scorer.model.score(features, top ?? 0);
+    const score = byPattern && top === undefined ? undefined : scorer.model.scoreSequence(features, top ?? 0);
     const immediate = byPattern ? 1 : score!.p;
-    const posterior = levels?.posterior(features);
+    const posterior = levels?.posteriorSequence(features);
     const future = posterior ? futureReward(posterior, gamma) : null;
     const v = future === null ? immediate : immediate + (1 - immediate) * future;
     return { immediate, byPattern, score, posterior, future, v };
   };
-  const value = (context: LinkContext): number => parts(context, undefined).v;
+  // A link the patterns call on topic is worth 1 whatever the classifiers say: 1 + 0 · future.
+  const value = (context: LinkContext): number => (onTopicUrl?.(context.url) === true ? 1 : parts(context, undefined).v);
   const sentBack = (v: number, viaOnTopic: boolean | undefined): boolean => r2 !== null && viaOnTopic === false && v < r2;
   const priority = (v: number, viaOnTopic: boolean | undefined): number => (sentBack(v, viaOnTopic) ? v - BACK : v);
   const asContext = (url: string, pageUrl: string, text: LinkText): LinkContext => ({ url, pageUrl, anchor: text.anchor, before: text.before, after: text.after });
@@ -93,8 +99,8 @@ export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = D
     scoresLinksAlone: true,
     scoreLinks: (parent, links) => links.map((link) => priority(value(link), parent.onTopic)),
     rescore: (row) => priority(value(asContext(row.url, row.parent ?? '', row.context)), row.viaOnTopic),
-    linkLogOdds: (context) => scorer.model.score(scorer.featuresOf(context), 0).logOdds,
-    linkRelevance: (link) => scorer.model.score(scorer.featuresOf(asContext(link.url, link.pageUrl, link)), 0).p,
+    linkLogOdds: (context) => scorer.score(context, 0).logOdds,
+    linkRelevance: (link) => scorer.score(asContext(link.url, link.pageUrl, link), 0).p,
     explain(context, viaOnTopic, top) {
       const p = parts(context, Math.max(0, top));
       return {

@@ -81,6 +81,25 @@ describe('LevelClassifier', () => {
     expect(() => LevelClassifier.fromRows({ ...rows, features: [{ ...rows.features[0]!, occurrences: [1, 0] }] })).toThrow(/4 whole numbers/);
   });
 
+  it('posteriorSequence of the present features in order is posterior of the vector, to the last bit', () => {
+    const model = new LevelClassifier();
+    model.add(fv('a:股票', 'c:行情', 'c:行情', 'u:calc'), 0);
+    model.add(fv('a:财经', 'c:频道'), 1);
+    model.add(fv('a:体育', 'c:频道', 'd:a.test/sports/'), 3);
+    const vectors = [
+      fv('a:股票', 'c:行情', 'c:行情', 'unknown'), // a count of 2, and a feature outside V
+      new Map([['c:频道', 1], ['a:体育', 0], ['u:calc', 3]]), // a zero count: not present
+      fv('never', 'seen'),
+      new Map<string, number>(),
+    ];
+    for (const x of vectors) {
+      const present = [...x].filter(([, n]) => n > 0);
+      const sequence = { length: present.length, names: present.map(([f]) => f), counts: present.map(([, n]) => n) };
+      expect(model.posteriorSequence(sequence)).toEqual(model.posterior(x));
+      expect(model.posteriorSequence(sequence).every((p, d) => Object.is(p, model.posterior(x)[d]))).toBe(true);
+    }
+  });
+
   it('rejects levels out of range', () => {
     expect(() => new LevelClassifier().add(fv('a'), 4)).toThrow(/0 to 3/);
     expect(() => new LevelClassifier({ levels: 1 })).toThrow(/2 to 16/);
