@@ -182,8 +182,10 @@ describe.skipIf(skipReason)('several crawl processes on one Redis frontier', () 
     const frontier = `${redis.url}?crawl=${crawlName}&lease=2000`;
     const args = (url: string) => ['--frontier', url, '--delay-ms', '100', '--per-host-concurrency', '1', '--concurrency', '2'];
     const gate = await startRedisGate(redis.port);
-    const workers = [crawl('k1', args(`${gate.url}?crawl=${crawlName}&lease=2000`)), crawl('k2', args(frontier)), crawl('k3', args(frontier))];
-    const victim = workers[0]!;
+    // The victim starts first and the others at its first commit, so that it has pages to commit
+    // whatever the machine's load (one started last once found the others had taken the web).
+    const victim = crawl('k1', args(`${gate.url}?crawl=${crawlName}&lease=2000`));
+    const workers = [victim];
     const pid = victim.child.pid!;
     const owner = `linkscent:{${crawlName}}:owner`;
     const mine = (value: string) => value.split('\t')[0]!.split(':')[1] === String(pid);
@@ -206,6 +208,7 @@ describe.skipIf(skipReason)('several crawl processes on one Redis frontier', () 
         if (Date.now() > deadline) throw new Error('the victim never held a lease at one of its commits');
         if (commits === 1) {
           gate.release();
+          workers.push(crawl('k2', args(frontier)), crawl('k3', args(frontier)));
           continue;
         }
         process.kill(pid, 'SIGSTOP'); // before any other packet of its reaches the gate: what it holds stays held
