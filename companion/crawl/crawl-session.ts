@@ -18,7 +18,8 @@
  * With a shared frontier (`options.frontier`, Redis) the directory is this worker's own: its
  * store keeps the pages it records and pages.jsonl lists them, while the queue, the crawl's
  * seeds and its strategy live in Redis (`RedisFrontier.join`). Seeds a worker brings are added
- * to the crawl's; a worker may also join with none.
+ * to the crawl's; a worker may also join with none. A resume first settles the pages a killed
+ * run left unconfirmed (`shared-recorder.ts`), before pages.jsonl is rebuilt from the store.
  */
 import { normalizeUrl } from '../../shared/urls/normalize-url.ts';
 import { hostOf } from '../../shared/urls/normalize-url.ts';
@@ -36,6 +37,7 @@ import type { Frontier } from './frontier.ts';
 import { SqliteFrontier } from './sqlite-frontier.ts';
 import { RedisFrontier } from '../frontier/redis/redis-frontier.ts';
 import { parseRedisFrontierUrl } from '../frontier/redis/redis-url.ts';
+import type { SettledPages } from '../frontier/redis/shared-recorder.ts';
 
 /** What a crawl records about itself in the store's meta table, key `crawl`. */
 export interface CrawlMeta {
@@ -120,10 +122,10 @@ export async function openSession(options: CrawlOptions, seeds: string[]): Promi
     }
     // This run's model and settings, for `linkscent why` (a resume may bring another model).
     if (options.scoring !== undefined) store.setMeta('scoring', options.scoring);
+    if (shared) logSettled(await shared.attach(store), options.log);
     const allSeeds = crawlSeeds ?? store.getMeta<CrawlMeta>('crawl')?.seeds ?? seeds;
     network ??= await connectCrawl(options, allSeeds, politeness);
     const jsonl = PagesJsonl.rebuild(options.outDir, store);
-    shared?.useStore(store);
     const frontier: Frontier = shared ?? new SqliteFrontier(store);
     const opened = { store, network };
     return {
@@ -150,6 +152,12 @@ export async function openSession(options: CrawlOptions, seeds: string[]): Promi
     lock.release();
     throw error;
   }
+}
+
+/** One line for what a resume settled of a killed worker's unconfirmed pages, when there was any. */
+function logSettled({ kept, dropped, requeued }: SettledPages, log: (line: string) => void): void {
+  if (kept + dropped + requeued === 0) return;
+  log(`crawl: the last run of this worker left ${kept + dropped} page(s) unconfirmed by the shared crawl: ${kept} counted there, kept; ${dropped} not, dropped (fetched again by whoever claims them); ${requeued} URL(s) it held queued again`);
 }
 
 /** The seeds given, checked and normalised; none valid of several is an options error. */

@@ -49,6 +49,11 @@ export interface Frontier {
    * a page is recorded once.
    */
   record(page: PageRecord, children: readonly FrontierEntry[], extras: PageExtras): MaybePromise<PageRecord | undefined>;
+  /**
+   * True when `record` answers only once the page is on disk (a shared frontier syncs the store
+   * before Redis counts the page), so the crawl need not ask for the store's sync again.
+   */
+  readonly recordsDurably?: boolean;
   /** URLs queued over the whole crawl, as last known (progress; a shared frontier's last reply). */
   queued(): number;
   /** Queued URLs of each of `hosts` (hosts with none left out). */

@@ -231,6 +231,9 @@ function withRankLast(record: PageRecord): PageRecord {
   return { ...rest, ...(rank !== undefined ? { rank } : {}), ...(logOdds !== undefined ? { logOdds } : {}) };
 }
 
+/** A page a frontier that records durably gave back: on disk already. */
+const ON_DISK = Promise.resolve();
+
 /** A page whose transaction committed, and the promise of its being on disk. */
 interface Committed {
   record: PageRecord;
@@ -239,9 +242,10 @@ interface Committed {
 }
 
 /**
- * The page recorded through the frontier (the store's one transaction; on a shared frontier a
- * script in Redis first), then counted. Undefined, and nothing written, once the run has stopped:
- * a page finished by a worker the stop did not reach in time must not go past maxPages.
+ * The page recorded through the frontier (the store's one transaction; on a shared frontier that
+ * transaction, synced, then a script in Redis), then counted. Undefined, and nothing written,
+ * once the run has stopped: a page finished by a worker the stop did not reach in time must not
+ * go past maxPages.
  */
 function commit(ctx: UrlContext, record: PageRecord, children: FrontierEntry[], extras: PageExtras = {}): MaybePromise<Committed | undefined> {
   if (ctx.signal.aborted) return undefined;
@@ -259,12 +263,13 @@ function commit(ctx: UrlContext, record: PageRecord, children: FrontierEntry[], 
 }
 
 /**
- * A page just recorded: its sync to disk asked for and the counters, in one synchronous step
- * after the commit, so the budget counts it at once and pages are reported in commit order (the
- * syncs resolve their waiters in the order they asked). The page that reaches maxPages stops the run.
+ * A page just recorded: its sync to disk asked for (unless the frontier synced it already) and
+ * the counters, in one synchronous step after the commit, so the budget counts it at once and
+ * pages are reported in commit order (the syncs resolve their waiters in the order they asked).
+ * The page that reaches maxPages stops the run.
  */
 function counted(ctx: UrlContext, stored: PageRecord): Committed {
-  const onDisk = ctx.durable();
+  const onDisk = ctx.frontier.recordsDurably ? ON_DISK : ctx.durable();
   onDisk.catch(() => {}); // `report` takes the failure; it must not count as unhandled before then
   ctx.state.settled(stored, hostOf(stored.url));
   ctx.recorded?.(stored);

@@ -15,6 +15,7 @@ import { hostOf } from '../../shared/urls/normalize-url.ts';
 import { FrontierQueries, type ClaimDecision } from './frontier-queries.ts';
 import { NOT_REQUESTED_OUTCOMES, type FrontierEntry, type FrontierRow, type LearnedLink, type LinkText, type PageExtras, type PageRecord, type PageStats, type SettledPage, type StoreCounts } from './records.ts';
 import { PageExtrasQueries } from './page-extras-queries.ts';
+import { UnconfirmedPages } from './unconfirmed-pages.ts';
 import { toPageRecord, type RawPageRow } from './page-rows.ts';
 import { applySchema } from './schema.ts';
 import { ensureDirectory } from '../platform/output-paths.ts';
@@ -56,6 +57,8 @@ export class CrawlStore {
   readonly #insertLabeled: Database.Statement;
   /** What the crawl keeps of its pages besides their rows: texts, WARC locations. */
   readonly extras: PageExtrasQueries;
+  /** Pages recorded for a shared frontier that Redis has not confirmed yet (`unconfirmed-pages.ts`). */
+  readonly unconfirmed: UnconfirmedPages;
   readonly #recordTx: (page: PageRecord, host: string, children: readonly FrontierEntry[], now: number, extras: PageExtras) => number;
   readonly #enqueueTx: (entries: readonly FrontierEntry[], now: number) => number;
   readonly #walSync: WalSync;
@@ -71,7 +74,8 @@ export class CrawlStore {
       VALUES (@url, @finalUrl, @host, @status, @depth, @parent, @score, @fetchedAt, @bytes,
               @contentType, @outcome, @error, @relevance, @noindex, @attempts, @rank, @logOdds)`);
     this.extras = new PageExtrasQueries(this.#db, (url) => this.page(url)?.seq);
-    this.#allPages = this.#db.prepare(`SELECT * FROM pages ORDER BY seq`);
+    this.unconfirmed = new UnconfirmedPages(this.#db);
+    this.#allPages = this.#db.prepare(`SELECT * FROM pages WHERE seq NOT IN (SELECT seq FROM unconfirmed_pages) ORDER BY seq`);
     this.#pagesByHost = this.#db.prepare(
       `SELECT host, count(*) AS n FROM pages WHERE outcome NOT IN ${NOT_REQUESTED} GROUP BY host`,
     );
@@ -204,15 +208,18 @@ export class CrawlStore {
   }
 
   /**
-   * Records a page claimed from a shared frontier (`frontier/redis/redis-frontier.ts`): its URL's
-   * row, with the link context it was claimed with, is inserted as done in the same transaction,
-   * since that frontier's rows live in Redis and online learning reads a page's inbound link from
-   * here (`settledPagesSince`).
+   * Records a page for a shared frontier (`frontier/redis/redis-frontier.ts`), before Redis is
+   * asked to count it: the page row marked unconfirmed (`unconfirmed-pages.ts`), and, when it was
+   * claimed, its URL's row with the link context it was claimed with, inserted as done, since that
+   * frontier's rows live in Redis and online learning reads a page's inbound link from here
+   * (`settledPagesSince`). One transaction; its children go to Redis alone.
    */
-  recordClaimedPage(claimed: FrontierEntry, page: PageRecord, now = Date.now(), extras: PageExtras = {}): PageRecord {
+  recordUnconfirmed(page: PageRecord, claimed: FrontierEntry | undefined, now = Date.now(), extras: PageExtras = {}): PageRecord {
     return this.transaction(() => {
-      this.#frontier.markDone(claimed, now);
-      return this.recordPage(page, [], now, extras);
+      if (claimed !== undefined) this.#frontier.markDone(claimed, now);
+      const record = this.recordPage(page, [], now, extras);
+      this.unconfirmed.mark(record.seq!);
+      return record;
     });
   }
 
@@ -224,7 +231,7 @@ export class CrawlStore {
   }
 
 
-  /** Every page in fetch order, streamed from disk. */
+  /** Every page in fetch order, streamed from disk (unconfirmed ones left out: not yet pages). */
   *pages(): IterableIterator<PageRecord> {
     for (const raw of this.#allPages.iterate() as IterableIterator<RawPageRow>) yield toPageRecord(raw);
   }
@@ -300,14 +307,17 @@ export class CrawlStore {
 
   /**
    * Pages recorded after fetch-order `afterSeq`, each with the link context its frontier row
-   * kept (the link that led to it): what online learning turns into examples.
+   * kept (the link that led to it): what online learning turns into examples. Only those before
+   * the first unconfirmed page (`unconfirmed-pages.ts`): the learner moves past a page once, so
+   * it must not see one that may yet be undone, nor step over one that may yet be confirmed.
    */
   settledPagesSince(afterSeq: number): SettledPage[] {
     const rows = this.#db
       .prepare(
         `SELECT p.seq, p.url, p.final_url, p.parent, p.relevance, f.anchor, f.before_text, f.after_text
            FROM pages p LEFT JOIN frontier f ON f.url = p.url
-          WHERE p.seq > ? AND p.outcome NOT IN ${NOT_REQUESTED} ORDER BY p.seq`,
+          WHERE p.seq > ? AND p.seq < coalesce((SELECT min(seq) FROM unconfirmed_pages), 9223372036854775807)
+            AND p.outcome NOT IN ${NOT_REQUESTED} ORDER BY p.seq`,
       )
       .all(afterSeq) as { seq: number; url: string; final_url: string; parent: string | null; relevance: number | null; anchor: string | null; before_text: string | null; after_text: string | null }[];
     return rows.map((raw) => {

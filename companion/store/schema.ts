@@ -130,6 +130,14 @@ CREATE TABLE IF NOT EXISTS warc_records (
 );
 CREATE INDEX IF NOT EXISTS warc_records_file ON warc_records (file);
 
+-- Pages this worker recorded for a shared frontier (frontier/redis/) whose commit in Redis has
+-- not answered yet: written with the page, in its transaction, before Redis is asked, and deleted
+-- once it answers (the page kept, or undone when Redis refused it). A worker killed in between
+-- leaves them here; its --resume asks Redis which ones it counted (shared-recorder.ts).
+CREATE TABLE IF NOT EXISTS unconfirmed_pages (
+  seq INTEGER PRIMARY KEY           -- pages.seq
+);
+
 -- Links the crawl's online learning added to its models (crawl/online-learning.ts): the link
 -- that led to each judged page, labelled by that judgement, with its distance level to the
 -- topic once one is known. Replayed into the models on resume, so a resumed crawl's models are

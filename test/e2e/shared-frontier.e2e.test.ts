@@ -10,10 +10,14 @@
  *      robots.txt asked once per host, the per-host delay held between requests of different
  *      processes (the log's timestamps), and the union of their pages.jsonl is the reference set;
  *   3. one process on Redis fetches in the very order one process on SQLite does;
- *   4. three again, one killed with SIGKILL while it holds leased URLs: those URLs are fetched by
- *      the others once the lease runs out, the union is still the reference set, no URL is
- *      recorded twice, and the only URLs the server answered twice are the dead one's.
+ *   4. three again, one killed with SIGKILL after Redis ran one of its commits and before the
+ *      answer reached it (its Redis traffic goes through a gate that holds the answer,
+ *      `support/redis-gate.ts`), while it holds other leased URLs, then resumed at once: every
+ *      page Redis counted is in exactly one worker's store (the one being committed at the kill
+ *      too, kept by the resume), the union is the reference set, and the only URLs the server
+ *      answered twice are the dead one's.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +28,8 @@ import { freePort } from '../../bench/support/listen-loopback.ts';
 import { startLocalWeb, type LocalWeb, type ServedResponse } from '../../bench/support/local-web.ts';
 import { startCli, type CliResult } from '../companion/support/run-cli.ts';
 import { redisSkipReason, startRedis, type RunningRedis } from '../../bench/support/redis-server.ts';
+import { COMMIT } from '../../companion/frontier/redis/lua-scripts.ts';
+import { startRedisGate } from './support/redis-gate.ts';
 
 /** Five small documentation sites, which scripts/test-all.mjs fetches when they are missing. */
 const PACKAGES: string[] = JSON.parse(readFileSync(join(import.meta.dirname, 'corpus-packages.json'), 'utf8'));
@@ -58,15 +64,29 @@ function pagesOf(out: string): string[] {
 }
 
 /**
- * The pages a worker's crawl store holds: what survives its `kill -9`. Its pages.jsonl lines
- * come later, once the store's group commit is on disk (`process-url.ts`, `report`), and a
- * killed worker's lines are rebuilt from the store on --resume; a kill in between leaves a page
- * recorded, with no line yet.
+ * The pages a worker's crawl store holds, and those of them Redis has not confirmed yet
+ * (`store/unconfirmed-pages.ts`): what survives its `kill -9`, read from the file. Its pages.jsonl
+ * lines come later, once Redis counted the page, and a killed worker's are rebuilt from the store
+ * on --resume.
  */
-function storedPagesOf(out: string): string[] {
+function storeOf(out: string): { pages: string[]; unconfirmed: string[] } {
   const db = new Database(join(work, out, 'crawl.sqlite'), { readonly: true });
   try {
-    return db.prepare('SELECT url FROM pages ORDER BY seq').pluck().all() as string[];
+    return {
+      pages: db.prepare('SELECT url FROM pages ORDER BY seq').pluck().all() as string[],
+      unconfirmed: db.prepare('SELECT p.url FROM unconfirmed_pages u JOIN pages p USING (seq) ORDER BY seq').pluck().all() as string[],
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** The recorder tag Redis gave a worker's store (`shared-recorder.ts`): what its counted pages' state ends with. */
+function recorderTag(out: string): string {
+  const db = new Database(join(work, out, 'crawl.sqlite'), { readonly: true });
+  try {
+    const value = db.prepare(`SELECT value FROM meta WHERE key = 'sharedRecorder'`).pluck().get() as string;
+    return (JSON.parse(value) as { tag: string }).tag;
   } finally {
     db.close();
   }
@@ -156,63 +176,96 @@ describe.skipIf(skipReason)('several crawl processes on one Redis frontier', () 
     expect(pagesOf('order-redis')).toEqual(pagesOf('order-sqlite'));
   });
 
-  it('a worker killed with SIGKILL loses nothing: its leased URLs are fetched by the others after the lease, none twice', async () => {
+  it('a worker killed with SIGKILL after Redis counted its page, before it heard so, loses nothing, and its --resume counts nothing twice', async () => {
     web.resetCounts();
-    const frontier = `${redis.url}?crawl=killed&lease=2000`;
-    const workers = ['k1', 'k2', 'k3'].map((out) => crawl(out, ['--frontier', frontier, '--delay-ms', '100', '--per-host-concurrency', '1', '--concurrency', '2']));
-    const victim = workers[0]!;
+    const crawlName = 'killed';
+    const frontier = `${redis.url}?crawl=${crawlName}&lease=2000`;
+    const args = (url: string) => ['--frontier', url, '--delay-ms', '100', '--per-host-concurrency', '1', '--concurrency', '2'];
+    const gate = await startRedisGate(redis.port);
+    // The victim starts first and the others at its first commit, so that it has pages to commit
+    // whatever the machine's load (one started last once found the others had taken the web).
+    const victim = crawl('k1', args(`${gate.url}?crawl=${crawlName}&lease=2000`));
+    const workers = [victim];
+    const pid = victim.child.pid!;
+    const owner = `linkscent:{${crawlName}}:owner`;
+    const mine = (value: string) => value.split('\t')[0]!.split(':')[1] === String(pid);
     const client = createClient({ url: redis.url });
     await client.connect();
     let leasedAtDeath: string[] = [];
+    let killedAt = '';
     try {
-      // Kill it the moment Redis shows it holding a lease, after it has recorded a page. (Waiting
-      // for three pages hung once in a loaded run: a victim that starts last may find the others
-      // have taken most of the web.)
-      const owner = 'linkscent:{killed}:owner';
-      const mine = (value: string) => value.split('\t')[0]!.split(':')[1] === String(victim.child.pid);
+      // At the victim's second commit or later (its first may meet NOSCRIPT and go again as EVAL):
+      // the victim is frozen (SIGSTOP) as its commit passes the gate, Redis runs the commit,
+      // counting the page under the victim's recorder tag, and the answer waits in the gate. If the
+      // victim holds another URL, kill it there; else let it go on to its next commit. The old
+      // order (Redis first, its store only after the answer) lost the page at exactly this moment.
+      const commitSha = createHash('sha1').update(COMMIT).digest('hex');
+      const state = `linkscent:{${crawlName}}:state`;
       const deadline = Date.now() + 60_000;
-      for (;;) {
-        const held = Object.entries(await client.hGetAll(owner)).filter(([, value]) => mine(value));
-        if (held.length > 0 && pagesOf('k1').length >= 1) {
+      for (let commits = 1; ; commits++) {
+        const sent = await Promise.race([gate.holdAfter(commitSha), victim.done.then(() => undefined)]);
+        if (sent === undefined) throw new Error('the victim ended before it was killed');
+        if (Date.now() > deadline) throw new Error('the victim never held a lease at one of its commits');
+        if (commits === 1) {
+          gate.release();
+          workers.push(crawl('k2', args(frontier)), crawl('k3', args(frontier)));
+          continue;
+        }
+        process.kill(pid, 'SIGSTOP'); // before any other packet of its reaches the gate: what it holds stays held
+        const url = sent.find((arg) => arg.startsWith('http'))!;
+        const counted = `d${recorderTag('k1')}`;
+        const fingerprint = createHash('sha1').update(url).digest('hex').slice(0, 16);
+        let now: string | null = null;
+        while ((now = await client.hGet(state, fingerprint)) !== counted && (now === null || now.startsWith('l'))) await new Promise((resolve) => setTimeout(resolve, 2));
+        const held = Object.values(await client.hGetAll(owner)).filter(mine);
+        if (now === counted && held.length > 0) {
           victim.child.kill('SIGKILL');
+          killedAt = url;
           break;
         }
-        if (Date.now() > deadline) throw new Error('the victim never held a lease');
-        await new Promise((resolve) => setTimeout(resolve, 2));
+        gate.release(); // refused (another worker recorded it first), or nothing else held: not here
+        process.kill(pid, 'SIGCONT');
       }
       await victim.done;
       leasedAtDeath = Object.entries(await client.hGetAll(owner)).filter(([, value]) => mine(value)).map(([url]) => url);
     } finally {
       await client.close();
+      await gate.close();
     }
     expect(leasedAtDeath.length).toBeGreaterThan(0);
-    const [, ...survivors] = await Promise.all(workers.map((w) => w.done));
-    for (const result of survivors) expectClean(result!);
+    // Redis counted the page; the victim never heard so, and had it in its store already, unconfirmed.
+    const atDeath = storeOf('k1');
+    expect(atDeath.unconfirmed).toContain(killedAt);
+    // Resumed at once, beside the others still crawling: it settles what it left unconfirmed.
+    const resumed = await crawl('k1', [...args(frontier), '--resume']).done;
+    const survivors = await Promise.all(workers.slice(1).map((w) => w.done));
+    for (const result of [resumed, ...survivors]) expectClean(result);
 
-    // The victim's record is its store; the survivors ended cleanly, their lines are all there.
-    const byWorker = [storedPagesOf('k1'), pagesOf('k2'), pagesOf('k3')];
-    expect(pagesOf('k1').every((url) => byWorker[0]!.includes(url))).toBe(true);
-    const union = byWorker.flat();
-    expect(union.length).toBe(new Set(union).size); // nothing recorded twice
-    // Nothing lost from the crawl: every page the single process fetched is in a worker's store,
-    // but for the pages the victim was recording when it died. Its page is committed in Redis
-    // first and in its own store after the reply (`redis-frontier.ts`, `record`): a kill in
-    // between leaves the page counted by the crawl (`recorded` below) and in no store. At most one
-    // per page the victim had in flight (--concurrency 2).
-    const stored = new Set(union);
-    for (const url of stored) expect(reference.has(url), url).toBe(true);
-    const unstored = [...reference].filter((url) => !stored.has(url));
-    expect(unstored.length).toBeLessThanOrEqual(2);
-    if (unstored.length > 0) console.log(`shared-frontier e2e: recorded by the victim in Redis, killed before its store: ${unstored.join(' ')}`);
-    const survivorPages = new Set([...byWorker[1]!, ...byWorker[2]!]);
-    for (const url of leasedAtDeath) expect(survivorPages.has(url), url).toBe(true);
-    // The server answered a URL twice only when the dead worker had fetched it without recording it.
+    const stores = ['k1', 'k2', 'k3'].map(storeOf);
+    for (const [i, store] of stores.entries()) {
+      expect(store.unconfirmed, `k${i + 1}`).toEqual([]);
+      expect(pagesOf(`k${i + 1}`)).toEqual(store.pages); // every page reported, in its store's order
+    }
+    const union = stores.flatMap((store) => store.pages);
+    expect(union.length).toBe(new Set(union).size); // no page in two stores
+    expect(new Set(union)).toEqual(reference); // none lost: every page of the crawl is in a store
+    // The page Redis had counted when the victim died is in its store, kept by the resume.
+    expect(stores[0]!.pages).toContain(killedAt);
+    // The URLs it held were fetched again, by the others or by itself resumed (in the union above),
+    // and the server answered a URL twice only when the dead worker had fetched it uncounted.
     for (const url of servedTwice(web.served())) expect(leasedAtDeath).toContain(url);
 
     const status = await startCli(['status', '--frontier', frontier, '--json']).done;
-    const counts = JSON.parse(status.stdout) as { reaped: number; recorded: number };
+    const counts = JSON.parse(status.stdout) as { reaped: number; recorded: number; pages: number };
     expect(counts.reaped).toBeGreaterThanOrEqual(leasedAtDeath.length);
-    expect(counts.recorded).toBe(reference.size);
-    console.log(`shared-frontier e2e: killed worker held ${leasedAtDeath.length} lease(s), recorded ${byWorker[0]!.length} page(s); the others recorded ${survivorPages.size}`);
+    expect(counts.recorded).toBe(reference.size); // counted once each: the stores hold exactly these
+    expect(counts.pages).toBe(reference.size);
+    // The resume said what it settled: every page left unconfirmed, the one counted at the kill among those kept.
+    const settled = resumed.errorLines.find((line) => line.includes('unconfirmed by the shared crawl'));
+    const [, left, kept, dropped] = /left (\d+) page\(s\) unconfirmed by the shared crawl: (\d+) counted there, kept; (\d+) not/.exec(settled ?? '') ?? [];
+    expect(Number(left)).toBe(atDeath.unconfirmed.length);
+    expect(Number(kept)).toBeGreaterThanOrEqual(1);
+    expect(Number(kept) + Number(dropped)).toBe(atDeath.unconfirmed.length);
+    console.log(`shared-frontier e2e: killed after Redis counted ${killedAt}, holding ${leasedAtDeath.length} lease(s), ${atDeath.pages.length} page(s) in its store (${atDeath.unconfirmed.length} unconfirmed); resumed: ${settled}; pages per worker ${stores.map((store) => store.pages.length).join(', ')}`);
   }, 150_000); // three crawl processes, a lease to run out, on a machine the other tests load too
 });

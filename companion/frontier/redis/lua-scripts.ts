@@ -7,8 +7,14 @@
  * braces are a hash tag, so on a Redis Cluster every key of one crawl lives in one slot, as
  * scripts that derive keys need):
  *
- *   P state        HASH  fingerprint → qSEQ (queued) | lSEQ (leased) | d (done) | x (dropped):
+ *   P state        HASH  fingerprint → qSEQ (queued) | lSEQ (leased) | dTAG (done) | x (dropped):
  *                        the exact dedupe, and the URL's discovery number SEQ while it waits.
+ *                        TAG is the recorder that committed the page (a worker's crawl store,
+ *                        `shared-recorder.ts`), empty for a redirect target marked done: what a
+ *                        resumed worker asks to settle a page it recorded when it was killed
+ *                        (RECORDED_BY). Base 36 and at most 4 characters for 1.6 million stores,
+ *                        it fits the allocation 'd' alone took (Redis 7.0, measured: 72.4 MB of
+ *                        hash for a million fingerprints either way).
  *                        The fingerprint is the first 64 bits of SHA-1 of the URL
  *                        (`redis.sha1hex`, 16 hex digits); two URLs collide with probability
  *                        ≈ n²/2⁶⁵, about 3·10⁻⁴ over 10⁸ URLs, the only way a URL can be lost (no
@@ -19,6 +25,8 @@
  *                        it from the top (ZREVRANGE) gives the best score first and, among equal
  *                        scores, the URL found first: the SQLite frontier's order (score DESC,
  *                        seq), so one process crawls in the same order on either frontier.
+ *   P meta         HASH  the crawl's settings (strategy, maxPages, hostBudget, …, `RedisFrontier.join`),
+ *                        its id, and `recorders`, the last recorder TAG given
  *   P seq          STR   the last discovery number given
  *   P info         HASH  URL → JSON {depth, parent, context, viaOnTopic} while queued or leased
  *   P hostq        HASH  host → its queued URLs
@@ -28,6 +36,9 @@
  *                        fetched (pages requested)
  *   P counts       HASH  queued, pages (records), recorded (pages requested), dropped, reaped,
  *                        duplicates
+ *   P retired      SET   workers whose crawl store a later process took over (RETIRE): their
+ *                        commits are refused, so one that reaches Redis after its worker was
+ *                        killed cannot count a page the store no longer has
  *   P budget       HASH  the shared host budget (`crawl/host-budget.ts`): f|HOST pages requested,
  *                        o|HOST of them judged on topic, s|HOST its steps down now
  *   P hqm:HOST     SET   HOST's members of P queue, while the crawl has a host budget (a step
@@ -228,27 +239,34 @@ return {'none', redis.call('HGET', counts, 'queued') or '0'}
 
 /**
  * Records a settled URL, once: a page is recorded by the first worker to commit it, even when
- * two raced (the first one's lease ran out while it fetched and another claimed the URL).
+ * two raced (the first one's lease ran out while it fetched and another claimed the URL). The
+ * worker has written the page to its own store already (`redis-frontier.ts`, `record`); the
+ * URL's state keeps the recorder's TAG, so that a worker killed before it read this reply can
+ * tell, when resumed, that the page is its own (RECORDED_BY).
  *
- * ARGV: P, url, host, finalUrl, finalHost, requested (1: the page was requested, 0: robots.txt
- * or the address rule refused it), maxPages, judged ('1' on topic, '0' off, '' not judged), then
- * (url, host, score, info) per child.
+ * ARGV: P, worker, recorder TAG, url, host, finalUrl, finalHost, requested (1: the page was
+ * requested, 0: robots.txt or the address rule refused it), maxPages, judged ('1' on topic, '0'
+ * off, '' not judged), then (url, host, score, info) per child.
  *
  * With a host budget, a requested page counts for its host once, here, where it is recorded
  * once: after every BUDGET pages of a host without one on topic, the host's queued URLs drop a
  * STEP (its children below included), and its first on-topic page lifts every step it took, as
  * `crawl/host-budget.ts` does in one process, with the counts of every worker.
  *
- * Returns {'duplicate'} when the URL is done already; {'budget', recorded} when the crawl's requested
- * pages reached maxPages before this one (the URL goes back to the queue, as a run stopped at
- * maxPages leaves its fetches in flight); else {'ok', recorded, queued}. A recorded URL's lease
- * ends whoever holds it; a redirect target that is queued is marked done too (not fetched again
- * under its own name), one leased by another worker is left to it.
+ * Returns {'retired'} when the worker was retired (its store taken over by a later process:
+ * nothing is counted); {'duplicate'} when the URL is done already; {'budget', recorded} when the
+ * crawl's requested pages reached maxPages before this one (the URL goes back to the queue, as a
+ * run stopped at maxPages leaves its fetches in flight); else {'ok', recorded, queued}. A
+ * recorded URL's lease ends whoever holds it; a redirect target that is queued is marked done
+ * too (not fetched again under its own name), one leased by another worker is left to it, and
+ * one recorded already keeps its recorder.
  */
 export const COMMIT = `${PRELUDE}
-local url, host, finalUrl, finalHost = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
-local requested, maxPages = ARGV[6] == '1', tonumber(ARGV[7])
+local worker, tag = ARGV[2], ARGV[3]
+local url, host, finalUrl, finalHost = ARGV[4], ARGV[5], ARGV[6], ARGV[7]
+local requested, maxPages = ARGV[8] == '1', tonumber(ARGV[9])
 local counts = P .. 'counts'
+if redis.call('SISMEMBER', P .. 'retired', worker) == 1 then return {'retired'} end
 local st, seq = state_of(url)
 if st == 'd' then
   redis.call('HINCRBY', counts, 'duplicates', 1)
@@ -262,7 +280,7 @@ if tonumber(recorded) >= maxPages then
 end
 if st == 'q' then unqueue(seq, host, url) end
 unlease(url)
-redis.call('HSET', P .. 'state', fp(url), 'd')
+redis.call('HSET', P .. 'state', fp(url), 'd' .. tag)
 redis.call('HDEL', P .. 'info', url)
 redis.call('HINCRBY', counts, 'pages', 1)
 if requested then
@@ -272,7 +290,7 @@ if requested then
     local b = P .. 'budget'
     local fetched = redis.call('HINCRBY', b, 'f|' .. host, 1)
     local on = tonumber(redis.call('HGET', b, 'o|' .. host) or '0')
-    if ARGV[8] == '1' then on = redis.call('HINCRBY', b, 'o|' .. host, 1) end
+    if ARGV[10] == '1' then on = redis.call('HINCRBY', b, 'o|' .. host, 1) end
     local steps = tonumber(redis.call('HGET', b, 's|' .. host) or '0')
     local due = 0
     if on == 0 then due = math.floor(fetched / BUDGET) end
@@ -288,10 +306,49 @@ if finalUrl ~= url then
     unqueue(fseq, finalHost, finalUrl)
     redis.call('HDEL', P .. 'info', finalUrl)
   end
-  if fst ~= 'l' then redis.call('HSET', P .. 'state', fp(finalUrl), 'd') end
+  if fst ~= 'l' and fst ~= 'd' then redis.call('HSET', P .. 'state', fp(finalUrl), 'd') end
 end
-for i = 9, #ARGV, 4 do enqueue(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]) end
+for i = 11, #ARGV, 4 do enqueue(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]) end
 return {'ok', redis.call('HGET', counts, 'recorded') or '0', redis.call('HGET', counts, 'queued') or '0'}
+`;
+
+/**
+ * A worker's crawl store taken over by a later process (`--resume`, `shared-recorder.ts`): its
+ * last worker is retired, so a commit of its that reaches Redis late is refused, and the URLs it
+ * held go back to the queue now rather than when their leases run out (counted as reaped).
+ * ARGV: P, worker. Returns how many URLs were queued again.
+ */
+export const RETIRE = `${PRELUDE}
+local worker = ARGV[2]
+redis.call('SADD', P .. 'retired', worker)
+redis.call('ZREM', P .. 'workers', worker)
+local owners = redis.call('HGETALL', P .. 'owner')
+local n = 0
+for i = 1, #owners, 2 do
+  local url = owners[i]
+  if string.sub(owners[i + 1], 1, #worker + 1) == worker .. '\t' then
+    local o = unlease(url)
+    if state_of(url) == 'l' then
+      back_to_queue(url, o[2], o[3], o[4])
+      redis.call('HINCRBY', P .. 'counts', 'reaped', 1)
+      n = n + 1
+    end
+  end
+end
+return n
+`;
+
+/**
+ * Which of the URLs the recorder TAG committed (their state is dTAG). ARGV: P, TAG, then URLs.
+ * Returns 1 or 0 per URL.
+ */
+export const RECORDED_BY = `${PRELUDE}
+local done = 'd' .. ARGV[2]
+local answers = {}
+for i = 3, #ARGV do
+  if redis.call('HGET', P .. 'state', fp(ARGV[i])) == done then answers[#answers + 1] = 1 else answers[#answers + 1] = 0 end
+end
+return answers
 `;
 
 /** A URL this worker abandoned (the run stopped, robots.txt unreachable for now): queued again. ARGV: P, worker, url. */

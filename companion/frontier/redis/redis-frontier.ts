@@ -6,7 +6,8 @@
  *   - its id (host name, pid, a random suffix) and the URLs it holds, whose leases it renews
  *     every third of the lease, so only a worker that stops living loses them;
  *   - the last counts Redis replied (queued, recorded), for progress without a round trip;
- *   - whether the crawl's page budget, counted over every worker, is spent.
+ *   - whether the crawl's page budget, counted over every worker, is spent;
+ *   - its crawl store, where a page is written before Redis counts it (`shared-recorder.ts`).
  *
  * The per-process claim rule (`CrawlState.decide`) is not asked: the claim script applies the
  * same rules (per-host concurrency, maxPagesPerHost) to every worker's URLs at once.
@@ -18,10 +19,11 @@ import type { CrawlStore } from '../../store/crawl-store.ts';
 import type { FrontierEntry, FrontierRow, LinkText, PageExtras, PageRecord } from '../../store/records.ts';
 import { wasRequested } from '../../store/records.ts';
 import { BACK_OFF, CLAIM, COMMIT, DROP, ENQUEUE, RELEASE, RENEW, REQUEUE, SLOT } from './lua-scripts.ts';
+import { attachRecorder, type SettledPages } from './shared-recorder.ts';
 import { RedisConnection, type RedisReply } from './redis-connection.ts';
 import { crawlPrefix, KEY } from './redis-keys.ts';
 import { sharedRobots } from './shared-robots.ts';
-import { CrawlOptionsError } from '../../crawl/crawl-errors.ts';
+import { CrawlOptionsError, errorLine, StopCrawlError } from '../../crawl/crawl-errors.ts';
 import type { SharedPoliteness } from '../../crawl/default-fetcher.ts';
 import type { RedisFrontierUrl } from './redis-url.ts';
 import type { OnlineModels } from '../../crawl/online-learning.ts';
@@ -56,6 +58,8 @@ export class RedisFrontier implements Frontier {
   readonly kind = 'redis';
   readonly pollMs = SHARED_POLL_MS;
   readonly worker = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  /** A page is on disk in this worker's store before Redis counts it (`record`). */
+  readonly recordsDurably = true;
   readonly prefix: string;
   /** URLs this worker holds, their claimed rows by URL: the leases it renews. */
   readonly #held = new Map<string, FrontierRow>();
@@ -65,6 +69,8 @@ export class RedisFrontier implements Frontier {
   #budgetSpent = false;
   #renewing: Promise<unknown> = Promise.resolve();
   #store: CrawlStore | undefined;
+  /** The store's recorder tag in this crawl (`shared-recorder.ts`). */
+  #tag = '';
   /** The limits the scripts apply; maxPages becomes the crawl's own when this worker joins it. */
   private readonly limits: SharedLimits;
 
@@ -86,9 +92,16 @@ export class RedisFrontier implements Frontier {
     return frontier;
   }
 
-  /** This worker's own crawl store, where it keeps the pages it records (set before the crawl runs). */
-  useStore(store: CrawlStore): void {
+  /**
+   * This worker's own crawl store, where it keeps the pages it records (set before the crawl
+   * runs). A store a killed worker left is settled first (`shared-recorder.ts`): what it recorded
+   * and Redis did not count is undone, and the URLs it held are queued again.
+   */
+  async attach(store: CrawlStore): Promise<SettledPages> {
+    const { tag, settled } = await attachRecorder(this.connection, this.prefix, this.url.crawl, this.worker, store);
     this.#store = store;
+    this.#tag = tag;
+    return settled;
   }
 
   /**
@@ -186,33 +199,52 @@ export class RedisFrontier implements Frontier {
   }
 
   /**
-   * Redis first, the worker's own store after: Redis decides, atomically, whether this worker is
-   * the one that records the URL. Undefined when another worker recorded it, or when the crawl's
-   * budget was spent first (the URL is queued again, and this worker stops).
+   * The worker's own store first, then Redis (`shared-recorder.ts` says why this order, and how a
+   * kill anywhere in it is settled). The page is written there unconfirmed and synced to disk;
+   * then Redis decides, atomically, whether this worker is the one that records the URL, and the
+   * page is confirmed, or undone. Undefined when another worker recorded it, or when the crawl's
+   * budget was spent first (the URL is queued again, and this worker stops). A Redis that does not
+   * answer stops the crawl, the page left unconfirmed for `--resume` to settle.
    */
   async record(page: PageRecord, children: readonly FrontierEntry[], extras: PageExtras): Promise<PageRecord | undefined> {
+    const store = this.#store!;
     const claimed = this.#held.get(page.url);
     const host = claimed?.host ?? new URL(page.url).hostname;
-    this.#held.delete(page.url);
+    // Its claimed row goes with it, for online learning's link into the page (`recordUnconfirmed`).
+    const entry = claimed && claimedEntry(claimed);
+    const stored = store.recordUnconfirmed(page, entry, Date.now(), extras);
+    const seq = stored.seq!;
+    try {
+      await store.durable();
+    } catch (error) {
+      this.#held.delete(page.url);
+      throw new StopCrawlError(`the crawl store could not be synced to disk: ${errorLine(error)}`, { cause: error });
+    }
     const finalHost = page.finalUrl === page.url ? host : new URL(page.finalUrl).hostname;
     const judged = page.relevance === undefined ? '' : page.relevance >= (this.limits.relevanceThreshold ?? 0.5) ? '1' : '0';
-    const reply = (await this.#run(COMMIT, [page.url, host, page.finalUrl, finalHost, wasRequested(page.outcome) ? 1 : 0, this.limits.maxPages, judged, ...entryArgs(children)])) as string[];
+    let reply: string[];
+    try {
+      reply = (await this.#run(COMMIT, [this.worker, this.#tag, page.url, host, page.finalUrl, finalHost, wasRequested(page.outcome) ? 1 : 0, this.limits.maxPages, judged, ...entryArgs(children)])) as string[];
+    } catch (error) {
+      // Counted or not, Redis cannot say now: the page stays unconfirmed here, and the crawl stops.
+      throw new StopCrawlError(`${errorLine(error)}; ${page.url} stays recorded in this worker's store, unconfirmed: --resume settles it`, { cause: error });
+    } finally {
+      this.#held.delete(page.url); // renewed until Redis answered
+    }
+    if (reply[0] === 'ok') {
+      store.unconfirmed.confirm(seq);
+      this.#queued = Number(reply[2]);
+      this.#recorded = Number(reply[1]);
+      if (this.#recorded >= this.limits.maxPages) this.#budgetSpent = true;
+      return stored;
+    }
+    store.unconfirmed.undo(seq);
+    if (reply[0] === 'retired') throw new StopCrawlError(`this worker (${this.worker}) was retired from the shared crawl: another process took over its crawl directory`);
     if (reply[0] === 'budget') {
       this.#budgetSpent = true;
       this.#recorded = Number(reply[1]);
-      return undefined;
     }
-    if (reply[0] !== 'ok') return undefined;
-    this.#queued = Number(reply[2]);
-    this.#recorded = Number(reply[1]);
-    if (this.#recorded >= this.limits.maxPages) this.#budgetSpent = true;
-    // The worker's own pages (pages.jsonl is rebuilt from them on --resume); its children live
-    // in Redis alone. A kill -9 between the two loses this one record, not the crawl's order.
-    // Its claimed row goes with it, for online learning's link into the page (`recordClaimedPage`).
-    if (claimed === undefined) return this.#store!.recordPage(page, [], Date.now(), extras);
-    const { url, score, depth, parent, context, viaOnTopic } = claimed;
-    const entry: FrontierEntry = { url, score, depth, parent, host, ...(context ? { context } : {}), ...(viaOnTopic !== undefined ? { viaOnTopic } : {}) };
-    return this.#store!.recordClaimedPage(entry, page, Date.now(), extras);
+    return undefined;
   }
 
   queued(): number {
@@ -296,6 +328,11 @@ export class RedisFrontier implements Frontier {
     await this.connection.client.zRem(this.prefix + KEY.workers, this.worker).catch(() => {});
     await this.connection.close();
   }
+}
+
+/** A claimed row as the store keeps it with the page (`CrawlStore.recordUnconfirmed`). */
+function claimedEntry({ url, score, depth, parent, host, context, viaOnTopic }: FrontierRow): FrontierEntry {
+  return { url, score, depth, parent, host, ...(context ? { context } : {}), ...(viaOnTopic !== undefined ? { viaOnTopic } : {}) };
 }
 
 /** ENQUEUE/COMMIT's (url, host, score, info) per entry. */

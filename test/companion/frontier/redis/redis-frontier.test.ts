@@ -1,10 +1,17 @@
 /**
  * The shared frontier's scripts against a real redis-server (one per file, no persistence):
  * the priority convention and max-score dedupe, the claim across hosts with per-host limits,
- * leases that a dead worker loses, the idempotent commit, the shared budget, and the one-line
- * failures of a bad URL and an unreachable Redis.
+ * leases that a dead worker loses, the idempotent commit, the shared budget, a page written to
+ * the worker's store before Redis counts it and settled by a resume whatever the moment of a
+ * kill (`shared-recorder.ts`), and the one-line failures of a bad URL and an unreachable Redis.
+ *
+ * A kill is played with real parts: a worker whose frontier and store are closed leaves its
+ * leases and its store's file as a killed process does; a commit is held in Redis by `CLIENT
+ * PAUSE WRITE`, and lost by `CLIENT KILL` of the worker's connection while it is held.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from 'redis';
+import { StopCrawlError } from '../../../../companion/crawl/crawl-errors.ts';
 import { CrawlStore } from '../../../../companion/store/crawl-store.ts';
 import type { FrontierEntry, PageRecord } from '../../../../companion/store/records.ts';
 import { RedisFrontier, type SharedLimits } from '../../../../companion/frontier/redis/redis-frontier.ts';
@@ -34,13 +41,39 @@ const LIMITS: SharedLimits = { maxPages: 100, perHostConcurrency: 1, maxPagesPer
 
 /** A worker on crawl `name` (a fresh name per test unless shared). */
 async function worker(name: string, limits: Partial<SharedLimits> = {}, leaseMs = 60_000): Promise<RedisFrontier> {
-  const frontier = await RedisFrontier.connect(parseRedisFrontierUrl(`${redis.url}?crawl=${name}&lease=${leaseMs}`), { ...LIMITS, ...limits });
-  const { dir, cleanup } = tempDir();
-  const store = CrawlStore.open(dir, { create: true });
-  frontier.useStore(store);
-  open.push({ frontier, store, cleanup });
-  return frontier;
+  return (await workerIn(name, undefined, limits, leaseMs)).frontier;
 }
+
+/** A worker on crawl `name` with its store in `dir`: a new one when absent, else a resume of it. */
+async function workerIn(name: string, dir?: string, limits: Partial<SharedLimits> = {}, leaseMs = 60_000) {
+  const frontier = await RedisFrontier.connect(parseRedisFrontierUrl(`${redis.url}?crawl=${name}&lease=${leaseMs}`), { ...LIMITS, ...limits });
+  const made = dir === undefined ? tempDir() : { dir, cleanup: () => {} };
+  const store = CrawlStore.open(made.dir, { create: dir === undefined });
+  const settled = await frontier.attach(store);
+  open.push({ frontier, store, cleanup: made.cleanup });
+  return { frontier, store, dir: made.dir, settled };
+}
+
+/** Ends a worker as a kill does: no renewal, no answer read, its leases and its store's file left as they are. */
+async function kill({ frontier, store }: { frontier: RedisFrontier; store: CrawlStore }): Promise<void> {
+  await frontier.close();
+  store.close(); // closed twice after the test: both are idempotent
+}
+
+/** A second connection, as an operator's: `CLIENT PAUSE`, `CLIENT KILL`, the counts. */
+async function admin() {
+  const client = createClient({ url: redis.url });
+  await client.connect();
+  return client;
+}
+
+/** Resolves once the connection `id` has a command held by `CLIENT PAUSE` (flag b, blocked). */
+async function heldInRedis(client: Awaited<ReturnType<typeof admin>>, id: number): Promise<void> {
+  while (!/ flags=\S*b/.test(String(await client.sendCommand(['CLIENT', 'LIST', 'ID', String(id)])))) await new Promise((resolve) => setTimeout(resolve, 2));
+}
+
+const urlsOf = (store: CrawlStore) => [...store.pages()].map((p) => p.url);
+const row = (url: string, score = 1): FrontierEntry => entry(url, score);
 
 const entry = (url: string, score: number, extra: Partial<FrontierEntry> = {}): FrontierEntry => ({ url, score, depth: 1, parent: 'http://seed.test/', host: new URL(url).hostname, ...extra });
 
@@ -113,6 +146,11 @@ describe.skipIf(redisSkipReason)('RedisFrontier', () => {
     expect(await slow.record(page('http://a.test/1'), [], {})).toBeUndefined();
     const counts = await connection.hGetAll(`${slow.prefix}counts`);
     expect(counts).toMatchObject({ pages: '1', recorded: '1', duplicates: '1', reaped: '1', queued: '1' });
+    // The slow worker wrote the page to its store before Redis refused it: undone, no trace left.
+    const slowStore = open.find((o) => o.frontier === slow)!.store;
+    expect(slowStore.page('http://a.test/1')).toBeUndefined();
+    expect(slowStore.frontierEntry('http://a.test/1')).toBeUndefined();
+    expect(slowStore.unconfirmed.list()).toEqual([]);
   });
 
   it('stops every worker at maxPages counted over all of them', async () => {
@@ -126,7 +164,124 @@ describe.skipIf(redisSkipReason)('RedisFrontier', () => {
     expect(a.budgetSpent()).toBe(true);
     expect(await b.record(page(rowB!.url), [], {})).toBeUndefined(); // queued again, not recorded
     expect(b.budgetSpent()).toBe(true);
+    expect(urlsOf(open.find((o) => o.frontier === b)!.store)).toEqual([]);
     expect(await b.claim(() => 'take', 16, [])).toBeUndefined();
+  });
+
+  it('writes a page to the worker\'s store before Redis counts it, and confirms it once Redis has', async () => {
+    const a = await workerIn(`t${++crawlNo}`);
+    await a.frontier.enqueue([row('http://a.test/1')]);
+    await a.frontier.claim(() => 'take', 16, []);
+    const op = await admin();
+    const id = await a.frontier.connection.client.clientId();
+    await op.sendCommand(['CLIENT', 'PAUSE', '60000', 'WRITE']);
+    let recording: Promise<PageRecord | undefined>;
+    try {
+      recording = a.frontier.record(page('http://a.test/1'), [row('http://a.test/2', 0.5)], {});
+      await heldInRedis(op, id); // its COMMIT, sent and held
+      expect(a.store.unconfirmed.list().map((u) => u.url)).toEqual(['http://a.test/1']);
+      expect(await op.hGet(`${a.frontier.prefix}counts`, 'recorded')).toBeNull();
+    } finally {
+      await op.sendCommand(['CLIENT', 'UNPAUSE']);
+    }
+    expect(await recording).toMatchObject({ url: 'http://a.test/1' });
+    expect(a.store.unconfirmed.list()).toEqual([]);
+    expect(urlsOf(a.store)).toEqual(['http://a.test/1']);
+    expect(await op.hGetAll(`${a.frontier.prefix}counts`)).toMatchObject({ recorded: '1', queued: '1' });
+    await op.close();
+  });
+
+  it('settles a killed worker\'s store on resume: a page Redis counted for it kept, one it did not dropped, its URLs queued again at once', async () => {
+    const name = `t${++crawlNo}`;
+    const first = await workerIn(name);
+    const other = await workerIn(name);
+    await first.frontier.enqueue([row('http://a.test/1', 0.9), row('http://b.test/1', 0.8), row('http://c.test/1', 0.7), row('http://d.test/1', 0.6)]);
+    for (let i = 0; i < 4; i++) await first.frontier.claim(() => 'take', 16, []);
+    // a.test/1: counted by Redis, killed before the mark went (put back, as the kill leaves it).
+    const counted = await first.frontier.record(page('http://a.test/1'), [], {});
+    first.store.unconfirmed.mark(counted!.seq!);
+    // b.test/1: in the store, killed before its COMMIT was sent (what `record` writes first).
+    first.store.recordUnconfirmed(page('http://b.test/1'), row('http://b.test/1', 0.8));
+    // d.test/1: its lease ran out and another worker recorded it first; killed before the undo.
+    await first.frontier.connection.client.zAdd(`${first.frontier.prefix}leases`, { score: 0, value: 'http://d.test/1' });
+    expect((await other.frontier.claim(() => 'take', 16, []))?.url).toBe('http://d.test/1');
+    expect(await other.frontier.record(page('http://d.test/1'), [], {})).toBeDefined();
+    first.store.recordUnconfirmed(page('http://d.test/1'), row('http://d.test/1', 0.6));
+    // c.test/1: still being fetched.
+    await kill(first);
+
+    const resumed = await workerIn(name, first.dir);
+    expect(resumed.settled).toEqual({ kept: 1, dropped: 2, requeued: 2 });
+    expect(urlsOf(resumed.store)).toEqual(['http://a.test/1']);
+    expect(urlsOf(other.store)).toEqual(['http://d.test/1']);
+    expect(resumed.store.unconfirmed.list()).toEqual([]);
+    expect(resumed.store.frontierEntry('http://b.test/1')).toBeUndefined();
+    // Not after the 60 s lease: the dead worker's URLs are claimable now.
+    const claimed = [await resumed.frontier.claim(() => 'take', 16, []), await resumed.frontier.claim(() => 'take', 16, [])];
+    expect(claimed.map((r) => r?.url)).toEqual(['http://b.test/1', 'http://c.test/1']);
+    expect(await resumed.frontier.connection.client.hGetAll(`${resumed.frontier.prefix}counts`)).toMatchObject({ recorded: '2', reaped: '3' });
+    // A second resume finds nothing left to settle, and queues again what the first one held.
+    await kill(resumed);
+    expect((await workerIn(name, first.dir)).settled).toEqual({ kept: 0, dropped: 0, requeued: 2 });
+  });
+
+  it('keeps a recorded page\'s recorder when another page redirects to it', async () => {
+    const name = `t${++crawlNo}`;
+    const a = await workerIn(name);
+    const target = await a.frontier.record(page('http://a.test/new'), [], {});
+    await a.frontier.record(page('http://a.test/old', { finalUrl: 'http://a.test/new' }), [], {});
+    a.store.unconfirmed.mark(target!.seq!); // killed before the mark went, as above
+    await kill(a);
+    const resumed = await workerIn(name, a.dir);
+    expect(resumed.settled).toMatchObject({ kept: 1, dropped: 0 });
+    expect(urlsOf(resumed.store)).toEqual(['http://a.test/new', 'http://a.test/old']);
+  });
+
+  it('refuses a commit that reaches Redis after its worker\'s directory was taken over, and undoes the page', async () => {
+    const name = `t${++crawlNo}`;
+    const late = await workerIn(name);
+    await late.frontier.enqueue([row('http://a.test/1')]);
+    await late.frontier.claim(() => 'take', 16, []);
+    // A later process takes the directory over (a resume, once the lock is free; no lock here, so
+    // the late worker can still send its commit, as one a slow network delivers late).
+    const resumed = await workerIn(name, late.dir);
+    expect(resumed.settled.requeued).toBe(1);
+    await expect(late.frontier.record(page('http://a.test/1'), [], {})).rejects.toThrow(/was retired from the shared crawl/);
+    expect(urlsOf(resumed.store)).toEqual([]);
+    expect(resumed.store.unconfirmed.list()).toEqual([]);
+    expect(await resumed.frontier.connection.client.hGet(`${resumed.frontier.prefix}counts`, 'recorded')).toBeNull();
+    expect((await resumed.frontier.claim(() => 'take', 16, []))?.url).toBe('http://a.test/1');
+  });
+
+  it('stops when Redis is lost at the commit, the page left unconfirmed; the resume drops it and its URL is fetched again', async () => {
+    const name = `t${++crawlNo}`;
+    const a = await workerIn(name);
+    await a.frontier.enqueue([row('http://a.test/1')]);
+    await a.frontier.claim(() => 'take', 16, []);
+    const op = await admin();
+    const id = await a.frontier.connection.client.clientId();
+    await op.sendCommand(['CLIENT', 'PAUSE', '60000', 'WRITE']);
+    let recording: Promise<unknown>;
+    try {
+      recording = a.frontier.record(page('http://a.test/1'), [], {}).catch((error: unknown) => error);
+      await heldInRedis(op, id);
+      await op.sendCommand(['CLIENT', 'KILL', 'ID', String(id)]); // the connection drops; the held COMMIT never runs
+    } finally {
+      await op.sendCommand(['CLIENT', 'UNPAUSE']);
+    }
+    const error = await recording;
+    expect(error).toBeInstanceOf(StopCrawlError);
+    expect((error as Error).message).toMatch(/http:\/\/a.test\/1 stays recorded in this worker's store, unconfirmed: --resume settles it/);
+    expect(a.store.unconfirmed.list().map((u) => u.url)).toEqual(['http://a.test/1']);
+    expect(urlsOf(a.store)).toEqual([]);
+    await kill(a);
+    const resumed = await workerIn(name, a.dir);
+    expect(resumed.settled).toEqual({ kept: 0, dropped: 1, requeued: 1 });
+    expect((await resumed.frontier.claim(() => 'take', 16, []))?.url).toBe('http://a.test/1');
+    expect(await resumed.frontier.record(page('http://a.test/1'), [], {})).toBeDefined();
+    expect(urlsOf(resumed.store)).toEqual(['http://a.test/1']);
+    expect(await op.hGet(`${a.frontier.prefix}counts`, 'recorded')).toBe('1');
+    await op.close();
   });
 
   it('says a bad --frontier URL and an unreachable Redis in one line', async () => {

@@ -28,7 +28,7 @@ async function worker(name: string, limits: Partial<SharedLimits> = {}): Promise
   cleanups.push(cleanup);
   const store = CrawlStore.open(dir, { create: true });
   cleanups.push(() => store.close());
-  frontier.useStore(store);
+  await frontier.attach(store);
   await frontier.join('bfs', null, [entry('http://docs.test/', 1)]);
   return frontier;
 }

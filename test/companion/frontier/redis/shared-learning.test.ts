@@ -95,7 +95,7 @@ async function worker(name: string, dir?: string): Promise<Worker> {
   }
   const store = CrawlStore.open(dir, { create: !resumed });
   cleanups.push(() => store.close());
-  frontier.useStore(store);
+  await frontier.attach(store);
   await frontier.join('nb', FINGERPRINT, [entry('http://p.test/', null, '', 10)]);
   const { models, strategy } = taughtModels();
   const shared = await frontier.shareLearning(models, store, FINGERPRINT);
