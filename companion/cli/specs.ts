@@ -82,8 +82,8 @@ const SHARED_NOTE =
   'delay and robots.txt are shared, and --max-pages counts every process\'s pages. A process that\n' +
   'dies loses nothing: its URLs are fetched by the others once their lease runs out (?lease=MS,\n' +
   'default 60000), or at once when its DIR is resumed (--resume), which also settles the pages it\n' +
-  'was recording. Seeds start the crawl; a process may join it with none. Not yet with online\n' +
-  'learning, the host budget or --warc (nb: add --no-online --no-host-budget).\n' +
+  'was recording. Seeds start the crawl; a process may join it with none. nb\'s online learning\n' +
+  'and host budget are shared by the processes. Not yet with --warc.\n' +
   'linkscent status --frontier … shows the shared crawl.';
 
 export const collectSpec: CommandSpec = {
