@@ -11,7 +11,7 @@
  *      transient failure is fetched again, through the host's slot, after a backoff or its
  *      Retry-After (`fetch-with-retries.ts`, `fetch/retry-policy.ts`)
  *   3. afterFetch hooks → segments → link contexts → afterParse → strategy scores → linksScored
- *   4. one transaction: page row + URL done + children upserted (max score) → pages.jsonl line
+ *   4. one transaction: page row + URL done + children upserted (max score)
  *      → host budget (`host-budget.ts`) and, every N pages, online learning
  *      (`online-learning.ts`: both classifiers updated, the frontier's head re-scored) or the
  *      strategy's own re-ranking (`CrawlStrategy.refresh`: ipagerank's moved ranks)

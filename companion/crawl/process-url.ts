@@ -270,7 +270,7 @@ function commit(ctx: UrlContext, record: PageRecord, children: FrontierEntry[], 
  */
 function counted(ctx: UrlContext, stored: PageRecord): Committed {
   const onDisk = ctx.frontier.recordsDurably ? ON_DISK : ctx.durable();
-  onDisk.catch(() => {}); // `report` takes the failure; it must not count as unhandled before then
+  onDisk.catch(() => {}); // `reportAndStore` takes the failure; it must not count as unhandled before then
   ctx.state.settled(stored, hostOf(stored.url));
   ctx.recorded?.(stored);
   if (!ctx.state.budgetLeft || ctx.frontier.budgetSpent?.()) ctx.stop();
