@@ -72,19 +72,19 @@ export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = D
    * built into a vector: a crawl asks this of every new link and, after each online update, of
    * the frontier's best 4,096 rows again (issue 14's profile: a fifth of the event loop).
    */
-  const parts = (context: LinkContext, top: number | undefined) => {
+  const parts = (context: LinkContext, top: number) => {
     const features = scorer.listFeatures(context);
     const byPattern = onTopicUrl?.(context.url) === true;
-    // When the patterns decide, the classifier is asked only for an explanation (`top` given).
-    const score = byPattern && top === undefined ? undefined : scorer.model.scoreSequence(features, top ?? 0);
-    const immediate = byPattern ? 1 : score!.p;
+    const score = scorer.model.scoreSequence(features, top);
+    const immediate = byPattern ? 1 : score.p;
     const posterior = levels?.posteriorSequence(features);
     const future = posterior ? futureReward(posterior, gamma) : null;
     const v = future === null ? immediate : immediate + (1 - immediate) * future;
     return { immediate, byPattern, score, posterior, future, v };
   };
-  // A link the patterns call on topic is worth 1 whatever the classifiers say: 1 + 0 · future.
-  const value = (context: LinkContext): number => (onTopicUrl?.(context.url) === true ? 1 : parts(context, undefined).v);
+  // A link the patterns call on topic is worth 1 whatever the classifiers say (1 + 0 · future):
+  // neither is asked; `explain` asks them (`parts`) only to show what they would have said.
+  const value = (context: LinkContext): number => (onTopicUrl?.(context.url) === true ? 1 : parts(context, 0).v);
   const sentBack = (v: number, viaOnTopic: boolean | undefined): boolean => r2 !== null && viaOnTopic === false && v < r2;
   const priority = (v: number, viaOnTopic: boolean | undefined): number => (sentBack(v, viaOnTopic) ? v - BACK : v);
   const asContext = (url: string, pageUrl: string, text: LinkText): LinkContext => ({ url, pageUrl, anchor: text.anchor, before: text.before, after: text.after });
@@ -106,14 +106,14 @@ export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = D
       return {
         immediate: p.immediate,
         byPattern: p.byPattern,
-        logOdds: p.score!.logOdds,
+        logOdds: p.score.logOdds,
         future: p.future,
         gamma: levels ? gamma : null,
         levels: p.posterior ?? null,
         value: p.v,
         sentBack: sentBack(p.v, viaOnTopic),
         priority: priority(p.v, viaOnTopic),
-        top: p.score!.top.map(({ feature, weight }) => ({ feature, weight })),
+        top: p.score.top.map(({ feature, weight }) => ({ feature, weight })),
       };
     },
   };
