@@ -15,7 +15,7 @@
  * link and made again as they come, which costs time, never a different feature.
  */
 import type { FeatureEmit } from './link-features.ts';
-import { isAttributeFeature } from './types.ts';
+import { isAttributeFeature, type FeatureVector } from './types.ts';
 
 /**
  * Where a model may keep what it found for a feature, so that the next link with the feature
@@ -139,4 +139,25 @@ export class FeatureList implements FeatureSequence {
  */
 function flat(s: string): string {
   return ` ${s}`.slice(1);
+}
+
+/** `presentFeatures`' arrays, reused from call to call: scoring is synchronous and never nests. */
+const VECTOR_SCRATCH: { length: number; names: string[]; counts: number[]; attributes: boolean[] } = { length: 0, names: [], counts: [], attributes: [] };
+
+/**
+ * A vector's present features (count > 0) in its order, as a sequence for the models' scoring
+ * loops (`NaiveBayes.scoreSequence`, `LevelClassifier.posteriorSequence`): how a caller with a
+ * `FeatureVector` scores through the one loop. Valid until the next call.
+ */
+export function presentFeatures(x: FeatureVector): FeatureSequence {
+  const present = VECTOR_SCRATCH;
+  present.length = 0;
+  for (const [feature, n] of x) {
+    if (!(n > 0)) continue;
+    present.names[present.length] = feature;
+    present.counts[present.length] = n;
+    present.attributes[present.length] = isAttributeFeature(feature);
+    present.length++;
+  }
+  return present;
 }

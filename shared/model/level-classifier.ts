@@ -45,14 +45,11 @@
  * a crawl that relearns a link's level as its graph grows moves the example between classes with
  * `remove` + `add` and ends with the counts a refit would give.
  */
-import type { FeatureSequence } from '../features/feature-list.ts';
+import { presentFeatures, type FeatureSequence } from '../features/feature-list.ts';
 import type { FeatureVector } from '../features/types.ts';
 import type { LevelFeatureRow, LevelHeaderRow } from './types.ts';
 import { ForkedMap, forWriting, type CountTable } from './forked-map.ts';
 import { shownNumber } from './json-error.ts';
-
-/** `posterior`'s present features, reused from call to call (scoring is synchronous). */
-const VECTOR_SCRATCH = { length: 0, names: [] as string[], counts: [] as number[] };
 
 /** L of a new level classifier: levels 0, 1, 2 and "3 or more". */
 export const DEFAULT_LEVELS = 4;
@@ -182,15 +179,7 @@ export class LevelClassifier {
    * the prior alone (uniform).
    */
   posterior(x: FeatureVector): number[] {
-    const present = VECTOR_SCRATCH;
-    present.length = 0;
-    for (const [feature, count] of x) {
-      if (!(count > 0)) continue;
-      present.names[present.length] = feature;
-      present.counts[present.length] = count;
-      present.length++;
-    }
-    return this.posteriorSequence(present);
+    return this.posteriorSequence(presentFeatures(x));
   }
 
   /**

@@ -43,8 +43,8 @@
  * Sign convention (one place): a score is P(+ | link) in [0, 1]; higher is crawled sooner. An
  * explanation weight > 0 pushes towards on topic.
  */
-import type { FeatureSequence } from '../features/feature-list.ts';
-import { isAttributeFeature, type FeatureVector } from '../features/types.ts';
+import { presentFeatures, type FeatureSequence } from '../features/feature-list.ts';
+import type { FeatureVector } from '../features/types.ts';
 import { checkHeader, NB_FORMS, NbCounts, type FeatureCounts, type NbRows } from './nb-counts.ts';
 import type { ClassPair, Contribution, Label, NbFeatureRow, NbForm, NbHeaderRow, Score } from './types.ts';
 
@@ -170,16 +170,7 @@ export class NaiveBayes {
    * log P(x | Ci) (Han et al. 2010, eq. (2)), with the `top` features by |log-odds contribution|.
    */
   score(x: FeatureVector, top: number = DEFAULT_EXPLAIN_TOP): NbScore {
-    const present = VECTOR_SCRATCH;
-    present.length = 0;
-    for (const [feature, n] of x) {
-      if (!(n > 0)) continue;
-      present.names[present.length] = feature;
-      present.counts[present.length] = n;
-      present.attributes[present.length] = isAttributeFeature(feature);
-      present.length++;
-    }
-    return this.scoreSequence(present, top);
+    return this.scoreSequence(presentFeatures(x), top);
   }
 
   /**
@@ -334,9 +325,6 @@ function logTable(alpha: number): Float64Array {
 }
 
 const ZERO_PAIR: Readonly<ClassPair> = [0, 0];
-
-/** The present features of a vector `score` was given, in its reused arrays (scoring never nests). */
-const VECTOR_SCRATCH: { length: number; names: string[]; counts: number[]; attributes: boolean[] } = { length: 0, names: [], counts: [], attributes: [] };
 
 /** log(e^a + e^b) without overflow: max + log1p(e^−|a−b|). */
 export function logSumExp(a: number, b: number): number {

@@ -78,7 +78,7 @@ export class LinkScorer {
    * building the vector (`FeatureList`, `NaiveBayes.scoreSequence`).
    */
   score(context: LinkContext, explainTop = this.#options.explainTop): NbScore {
-    return this.#options.model.scoreSequence(this.#featureList(context), explainTop);
+    return this.#options.model.scoreSequence(this.listFeatures(context), explainTop);
   }
 
   /**
@@ -88,7 +88,7 @@ export class LinkScorer {
    */
   explain(context: LinkContext, top: number): Contribution[] {
     const listed = this.#listedContext === context && this.#listedStamp === this.#list.stamp;
-    const list = listed ? this.#list : this.#featureList(context);
+    const list = listed ? this.#list : this.listFeatures(context);
     return this.#options.model.scoreSequence(list, top).top;
   }
 
@@ -98,10 +98,6 @@ export class LinkScorer {
    * and the level classifier). Valid until this scorer lists or scores another link.
    */
   listFeatures(context: LinkContext): FeatureSequence {
-    return this.#featureList(context);
-  }
-
-  #featureList(context: LinkContext): FeatureList {
     const { tokenizer, features } = this.#options;
     const list = this.#list;
     list.begin((features.version ?? 1) === 1);
