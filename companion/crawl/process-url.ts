@@ -72,15 +72,15 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
   if (logOdds !== undefined && Number.isFinite(logOdds)) task.logOdds = logOdds;
   let fetched: FetchedPage | undefined;
   let attempts = 1;
-  let recorded = false;
   /**
    * Records the page (its WARC records first) and starts its report (its line once on disk, then
-   * its pageStored hooks) beside this worker; false when the run stopped first.
+   * its pageStored hooks) beside this worker; false when the run stopped first. Nothing after the
+   * commit throws (`PageReports.add` never rejects: a report's failure stops the crawl there), so
+   * whatever the `catch` below sees was thrown before the page was recorded.
    */
   const record = async (page: PageRecord, children: FrontierEntry[], text?: StoredText): Promise<boolean> => {
     const committed = await commitFetched(ctx, page, children, fetched, text);
     if (!committed) return false;
-    recorded = true;
     await ctx.reports.add(() => reportAndStore(ctx, committed, task.url));
     return true;
   };
@@ -110,20 +110,17 @@ export async function processUrl(ctx: UrlContext, row: FrontierRow): Promise<voi
     const { record: page, children, text } = await parseAndScore(ctx, task, fetched, attempts);
     if (!(await record(page, children, text))) await ctx.frontier.requeue(task.url);
   } catch (error) {
-    if (signal.aborted && !recorded) {
+    if (signal.aborted) {
       // fetchPage and the waits reject with the stop's reason: not the page's failure, so keep it queued.
       await ctx.frontier.requeue(task.url);
       return;
     }
     const reaction = reactionTo(error);
     if (reaction === 'stop-crawl') {
-      if (!recorded) await ctx.frontier.requeue(task.url);
+      await ctx.frontier.requeue(task.url);
       throw error;
     }
-    if (recorded) {
-      // Failed after the page was safely recorded (its report has its own failures): say so, go on.
-      ctx.options.log(`crawl: ${task.url} failed after it was recorded: ${errorLine(error)}`);
-    } else if (reaction === 'skip-url') {
+    if (reaction === 'skip-url') {
       await ctx.frontier.drop(task.url, (error as Error).message);
     } else {
       const page = fetched ? fetchedRecord(task, fetched, attempts) : baseRecord(task, {});
