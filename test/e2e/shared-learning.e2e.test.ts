@@ -25,9 +25,10 @@ import { runCli, startCli } from '../companion/support/run-cli.ts';
 import { startThreeSiteWeb, type ThreeSiteWeb } from '../companion/support/three-site-web.ts';
 
 /**
- * A delay per host, so that the crawl lasts long enough for both processes, started together, to
- * take part: at 100 ms, in CI runs under load, the process that started second found the crawl
- * nearly done and learned 2 links, then none (60 pages on 4 hosts at 300 ms last ≥ 4.5 s).
+ * A delay per host, so that the crawl lasts long enough for both processes to take part once the
+ * web answers (60 pages on 4 hosts at 300 ms last ≥ 4.5 s). The delay alone was not enough: in CI
+ * runs under load the process that started second found the crawl nearly done and learned 2
+ * links, then none; the web now also waits for both (`holdPages`).
  */
 const DELAY_MS = 300;
 
@@ -63,13 +64,36 @@ function learnedIn(out: string): LearnedLink[] {
   }
 }
 
+/** Waits until `count` workers are registered on crawl `name` (or 60 s pass: the test's own checks then tell). */
+async function workersJoined(frontier: string, name: string, count: number): Promise<void> {
+  const connection = await RedisConnection.open(parseRedisFrontierUrl(frontier));
+  try {
+    const key = crawlPrefix(name) + KEY.workers;
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+      if ((await connection.client.zCard(key)) >= count) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    await connection.close();
+  }
+}
+
 describe.skipIf(redisSkipReason)('two crawl processes learning into one model in Redis', () => {
   it('both learn, the shared model is the model file plus every example either learned, and the host budget counts every page once', { timeout: 120_000 }, async () => {
     const frontier = `${redis.url}?crawl=learning`;
     const outs = ['w1', 'w2'].map((name) => join(dir, name));
+    // The web answers no page until both processes are on the frontier: otherwise one that starts
+    // late (a busy CI) can find the crawl done and learn nothing.
+    let release!: () => void;
+    web.holdPages(new Promise<void>((resolve) => (release = resolve)));
     const crawls = outs.map((out) =>
       startCli(['crawl', web.directory, '--model', model, '--max-pages', '60', '--online-every', '2', '--host-budget', '10', '--delay-ms', String(DELAY_MS), '--concurrency', '2', '--out', out, '--frontier', frontier], { timeoutMs: 90_000 }),
     );
+    try {
+      await workersJoined(frontier, 'learning', 2);
+    } finally {
+      release();
+    }
     for (const result of await Promise.all(crawls.map((c) => c.done))) expect(result.code, result.stderr).toBe(0);
 
     const learned = outs.map(learnedIn);

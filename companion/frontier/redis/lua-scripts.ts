@@ -172,11 +172,14 @@ return changed
  *    passed over; the first other row is leased to the worker.
  *
  * Returns {'url', url, score, host, info, rank, queued} (rank: 1 + the queued rows ranked above
- * it, passed over or set aside), {'budget', recorded}, or {'none', queued}.
+ * it, passed over or set aside), {'budget', recorded}, {'none', queued}, or {'retired'} when the
+ * worker was retired (RETIRE): a process taken for dead that still runs (stopped, not killed)
+ * would only fetch pages whose COMMIT is refused, holding their URLs meanwhile.
  */
 export const CLAIM = `${PRELUDE}
 local worker, leaseMs, window = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
 local conc, cap, maxPages = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+if redis.call('SISMEMBER', P .. 'retired', worker) == 1 then return {'retired'} end
 local now = now_ms()
 local counts = P .. 'counts'
 
@@ -373,11 +376,13 @@ return 1
 
 /**
  * The living worker's heartbeat: its leases run `leaseMs` from now again, and P workers says when
- * it was last seen. A lease that ran out and went to another worker is not taken back.
+ * it was last seen. A lease that ran out and went to another worker is not taken back. A retired
+ * worker (RETIRE) is not seen again, nor are its leases renewed: returns -1.
  * ARGV: P, worker, leaseMs, then the worker's URLs.
  */
 export const RENEW = `${PRELUDE}
 local worker, leaseMs = ARGV[2], tonumber(ARGV[3])
+if redis.call('SISMEMBER', P .. 'retired', worker) == 1 then return -1 end
 local now = now_ms()
 redis.call('ZADD', P .. 'workers', now, worker)
 local renewed = 0

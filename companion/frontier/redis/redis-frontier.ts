@@ -150,6 +150,7 @@ export class RedisFrontier implements Frontier {
   async claim(_decide: unknown, claimWindow: number, excludedHosts: readonly string[]): Promise<FrontierRow | undefined> {
     const { perHostConcurrency, maxPagesPerHost, maxPages } = this.limits;
     const reply = (await this.#run(CLAIM, [this.worker, this.url.leaseMs, Math.max(1, claimWindow), perHostConcurrency, maxPagesPerHost ?? 0, maxPages, ...excludedHosts])) as string[];
+    if (reply[0] === 'retired') throw this.#retired();
     if (reply[0] === 'budget') {
       this.#budgetSpent = true;
       this.#recorded = Number(reply[1]);
@@ -239,7 +240,7 @@ export class RedisFrontier implements Frontier {
       return stored;
     }
     store.unconfirmed.undo(seq);
-    if (reply[0] === 'retired') throw new StopCrawlError(`this worker (${this.worker}) was retired from the shared crawl: another process took over its crawl directory`);
+    if (reply[0] === 'retired') throw this.#retired();
     if (reply[0] === 'budget') {
       this.#budgetSpent = true;
       this.#recorded = Number(reply[1]);
@@ -320,6 +321,11 @@ export class RedisFrontier implements Frontier {
   #renew(): Promise<unknown> {
     this.#renewing = this.#renewing.then(() => this.#run(RENEW, [this.worker, this.url.leaseMs, ...this.#held.keys()])).catch(() => {});
     return this.#renewing;
+  }
+
+  /** The crawl stops when this worker was retired: its store belongs to a later process now. */
+  #retired(): StopCrawlError {
+    return new StopCrawlError(`this worker (${this.worker}) was retired from the shared crawl: another process took over its crawl directory`);
   }
 
   async close(): Promise<void> {

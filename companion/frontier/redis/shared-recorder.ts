@@ -18,6 +18,9 @@
  *                                     all: dropped
  *   a COMMIT that reaches Redis only after the resume asked (a slow network)
  *                                     refused: the resume retired the dead worker first
+ *   taken for dead but still running (stopped, not killed), it wakes after the resume
+ *                                     its next CLAIM or COMMIT is refused and it stops; its
+ *                                     heartbeat renews nothing (`lua-scripts.ts`)
  *   Redis unreachable at the COMMIT   the crawl stops (`StopCrawlError`), the page unconfirmed
  *                                     here whether or not the COMMIT ran: settled at resume
  *   a power cut                       the page was on disk before its COMMIT was sent; a lost

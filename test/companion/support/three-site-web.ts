@@ -46,6 +46,12 @@ export interface ThreeSiteWeb {
   topicPattern: string;
   /** Every request served, in order, as absolute URLs (robots.txt included). */
   requests: string[];
+  /**
+   * From now on, every page (robots.txt aside, which a crawl asks before it starts) is answered
+   * only once `until` settles. A test that starts several crawlers releases the web when all of
+   * them are up, so that how the pages fall between them does not depend on their start-up.
+   */
+  holdPages(until: Promise<unknown>): void;
   close(): Promise<void>;
 }
 
@@ -87,6 +93,7 @@ export async function startThreeSiteWeb(options: { port?: number; names?: boolea
   const servers: Server[] = [];
   let port = options.port ?? 0;
   const origin = {} as Record<SiteName, string>;
+  let hold: Promise<unknown> | undefined;
   const hostFor = (site: SiteName) => (options.names ? `${site === 'dir' ? 'dir' : site}.test` : THREE_SITE_HOSTS[site]);
 
   const handle = (site: SiteName) => (request: IncomingMessage, response: ServerResponse) => {
@@ -100,9 +107,13 @@ export async function startThreeSiteWeb(options: { port?: number; names?: boolea
       response.writeHead(404).end();
       return;
     }
-    const html = render(site, path);
-    if (html === undefined) send(404, page('404', '<h1>404</h1>'));
-    else send(200, html);
+    const answer = () => {
+      const html = render(site, path);
+      if (html === undefined) send(404, page('404', '<h1>404</h1>'));
+      else send(200, html);
+    };
+    if (hold) void hold.then(answer, answer);
+    else answer();
   };
 
   const render = (site: SiteName, path: string): string | undefined => {
@@ -170,6 +181,9 @@ export async function startThreeSiteWeb(options: { port?: number; names?: boolea
     entry: `${origin.digital}/photo/`,
     topicPattern: '*/photo/*.html',
     requests,
+    holdPages(until) {
+      hold = until;
+    },
     async close() {
       await Promise.all(
         servers.map(

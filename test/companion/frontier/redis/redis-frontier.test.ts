@@ -14,6 +14,7 @@ import { createClient } from 'redis';
 import { StopCrawlError } from '../../../../companion/crawl/crawl-errors.ts';
 import { CrawlStore } from '../../../../companion/store/crawl-store.ts';
 import type { FrontierEntry, PageRecord } from '../../../../companion/store/records.ts';
+import { RENEW } from '../../../../companion/frontier/redis/lua-scripts.ts';
 import { RedisFrontier, type SharedLimits } from '../../../../companion/frontier/redis/redis-frontier.ts';
 import { parseRedisFrontierUrl } from '../../../../companion/frontier/redis/redis-url.ts';
 import { tempDir } from '../../crawl/crawl-test-helpers.ts';
@@ -251,6 +252,26 @@ describe.skipIf(redisSkipReason)('RedisFrontier', () => {
     expect(resumed.store.unconfirmed.list()).toEqual([]);
     expect(await resumed.frontier.connection.client.hGet(`${resumed.frontier.prefix}counts`, 'recorded')).toBeNull();
     expect((await resumed.frontier.claim(() => 'take', 16, []))?.url).toBe('http://a.test/1');
+  });
+
+  it('hands a retired worker that still runs no more URLs, and no longer counts it alive', async () => {
+    const name = `t${++crawlNo}`;
+    const stale = await workerIn(name);
+    await stale.frontier.enqueue([row('http://a.test/1'), row('http://b.test/1')]);
+    await stale.frontier.claim(() => 'take', 16, []);
+    // Taken for dead (stopped, not killed) and its directory taken over, it wakes up.
+    const resumed = await workerIn(name, stale.dir);
+    const claiming = stale.frontier.claim(() => 'take', 16, []);
+    await expect(claiming).rejects.toThrow(StopCrawlError);
+    await expect(claiming).rejects.toThrow(/was retired from the shared crawl/);
+    // Its heartbeat neither renews the lease it held nor lists it among the living workers.
+    const { client } = resumed.frontier.connection;
+    expect(await stale.frontier.connection.run(RENEW, [stale.frontier.prefix, stale.frontier.worker, 60_000, 'http://a.test/1'])).toBe(-1);
+    expect(await client.zScore(`${resumed.frontier.prefix}workers`, stale.frontier.worker)).toBeNull();
+    expect(await client.zScore(`${resumed.frontier.prefix}leases`, 'http://a.test/1')).toBeNull();
+    // Both URLs are the resumed worker's to claim.
+    const claimed = [await resumed.frontier.claim(() => 'take', 16, []), await resumed.frontier.claim(() => 'take', 16, [])];
+    expect(claimed.map((r) => r?.url).sort()).toEqual(['http://a.test/1', 'http://b.test/1']);
   });
 
   it('stops when Redis is lost at the commit, the page left unconfirmed; the resume drops it and its URL is fetched again', async () => {
