@@ -32,6 +32,15 @@ export const CLAIM_SQL = {
         AND (score < @score OR (score = @score AND seq > @seq))
         AND host NOT IN (SELECT value FROM json_each(@excluded))
       ORDER BY score DESC, seq LIMIT ${CLAIM_BATCH}`,
+  // The same walk when no host is set aside, as most claims are: json_each's empty table still
+  // made the first query a quarter to a half slower (17 µs against 23–31 µs on a crawl's store).
+  firstOpen: `
+      SELECT * FROM frontier WHERE state = 'queued'
+      ORDER BY score DESC, seq LIMIT ${FIRST_BATCH}`,
+  afterOpen: `
+      SELECT * FROM frontier WHERE state = 'queued'
+        AND (score < @score OR (score = @score AND seq > @seq))
+      ORDER BY score DESC, seq LIMIT ${CLAIM_BATCH}`,
   // Queued rows of set-aside hosts ranked above a claimed row: the walk never saw them, but
   // they are ahead of it in the frontier's order. SQLite walks frontier_next over the rows ranked
   // above the claimed one (bench/frontier-bench.ts prints the plan): few, while claims take from
@@ -101,6 +110,8 @@ export class FrontierQueries {
   readonly #markDoneUpsert: Database.Statement;
   readonly #first: Database.Statement;
   readonly #after: Database.Statement;
+  readonly #firstOpen: Database.Statement;
+  readonly #afterOpen: Database.Statement;
   readonly #setState: Database.Statement;
   readonly #get: Database.Statement;
   readonly #requeueInFlight: Database.Statement;
@@ -131,6 +142,8 @@ export class FrontierQueries {
       ON CONFLICT (url) DO UPDATE SET state = 'done', reason = NULL`);
     this.#first = db.prepare(CLAIM_SQL.first);
     this.#after = db.prepare(CLAIM_SQL.after);
+    this.#firstOpen = db.prepare(CLAIM_SQL.firstOpen);
+    this.#afterOpen = db.prepare(CLAIM_SQL.afterOpen);
     this.#setState = db.prepare(`UPDATE frontier SET state = ?, reason = ? WHERE url = ?`);
     this.#get = db.prepare(`SELECT * FROM frontier WHERE url = ?`);
     this.#requeueInFlight = db.prepare(`UPDATE frontier SET state = 'queued' WHERE state = 'in-flight'`);
@@ -183,8 +196,9 @@ export class FrontierQueries {
    * `undefined`. Rows of `excludedHosts` are passed over without being looked at or counted.
    */
   claim(decide: (row: FrontierRow) => ClaimDecision, scanLimit: number, excludedHosts: readonly string[] = []): FrontierRow | undefined {
-    const excluded = JSON.stringify(excludedHosts);
-    let batch = (this.#first.all({ excluded }) as RawFrontierRow[]).map(toRow);
+    const open = excludedHosts.length === 0;
+    const excluded = open ? '[]' : JSON.stringify(excludedHosts);
+    let batch = ((open ? this.#firstOpen.all() : this.#first.all({ excluded })) as RawFrontierRow[]).map(toRow);
     let scanned = 0;
     let skipped = 0;
     while (batch.length > 0 && scanned < scanLimit) {
@@ -192,7 +206,7 @@ export class FrontierQueries {
         scanned++;
         const decision = decide(row);
         if (decision === 'take') {
-          const ahead = excludedHosts.length === 0 ? 0 : (this.#excludedAhead.get({ excluded, score: row.score, seq: row.seq }) as { n: number }).n;
+          const ahead = open ? 0 : (this.#excludedAhead.get({ excluded, score: row.score, seq: row.seq }) as { n: number }).n;
           const claimRank = 1 + skipped + ahead;
           this.#claimed.run(claimRank, row.url);
           return { ...row, state: 'in-flight', claimRank };
@@ -202,7 +216,8 @@ export class FrontierQueries {
         if (scanned >= scanLimit) return undefined;
       }
       const last = batch[batch.length - 1]!;
-      batch = (this.#after.all({ score: last.score, seq: last.seq, excluded }) as RawFrontierRow[]).map(toRow);
+      const after = { score: last.score, seq: last.seq };
+      batch = ((open ? this.#afterOpen.all(after) : this.#after.all({ ...after, excluded })) as RawFrontierRow[]).map(toRow);
     }
     return undefined;
   }
