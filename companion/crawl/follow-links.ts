@@ -15,11 +15,11 @@
  */
 import type { LinkContext } from '../../shared/contexts/types.ts';
 import type { PageSegments } from '../../shared/segments/types.ts';
-import { hostOf } from '../../shared/urls/normalize-url.ts';
+import { hostOf, parseUrl } from '../../shared/urls/normalize-url.ts';
 import type { FrontierEntry } from '../store/records.ts';
 import type { UrlTask } from './crawl-hooks.ts';
 import type { CrawlOptions } from './crawl-options.ts';
-import { trapReason } from './traps.ts';
+import { trapReasonOf } from './traps.ts';
 
 /** What following needs besides the page: the crawl's rules and the strategy's wishes. */
 export interface FollowRules extends Pick<CrawlOptions, 'maxDepth' | 'traps'> {
@@ -36,8 +36,13 @@ export interface FollowRules extends Pick<CrawlOptions, 'maxDepth' | 'traps'> {
   onTopic?: boolean;
 }
 
-/** Whether each of the page's links (`contexts[i]`) may go to the frontier; scores play no part. */
-export function linksToFollow(task: UrlTask, finalUrl: string, page: PageSegments, contexts: readonly LinkContext[], rules: FollowRules): boolean[] {
+/**
+ * Whether each of the page's links (`contexts[i]`) may go to the frontier; scores play no part.
+ * `hosts`, when given, gets the host of every followed URL, for `frontierEntries`: each URL is
+ * parsed once, for its trap shape and its host together (parsing link URLs again and again was
+ * 3 % of a breadth-first crawl's event loop on the crawl bench).
+ */
+export function linksToFollow(task: UrlTask, finalUrl: string, page: PageSegments, contexts: readonly LinkContext[], rules: FollowRules, hosts?: Map<string, string>): boolean[] {
   if (page.robots.nofollow || task.depth + 1 > rules.maxDepth) return contexts.map(() => false);
   const followable = new Set<string>();
   for (const segment of page.segments) if (segment.kind === 'link' && !segment.nofollow) followable.add(segment.url);
@@ -46,10 +51,14 @@ export function linksToFollow(task: UrlTask, finalUrl: string, page: PageSegment
   return contexts.map(({ url }) => {
     let verdict = verdicts.get(url);
     if (verdict === undefined) {
-      verdict = followable.has(url) && url !== finalUrl && url !== task.url && trapReason(url, rules.traps) === null && (!rules.inScope || rules.inScope(url));
+      verdict = followable.has(url) && url !== finalUrl && url !== task.url;
+      // parseUrl(url)?.hostname is hostOf(url), the host the caps and budgets are keyed on.
+      const parsed = verdict && url.length <= rules.traps.maxUrlLength ? parseUrl(url) : undefined;
+      verdict &&= trapReasonOf(url, parsed, rules.traps) === null && (!rules.inScope || rules.inScope(url));
       if (verdict) {
-        const host = hostOf(url);
+        const host = parsed!.hostname;
         verdict = host !== '' && rules.hostOpen(host);
+        if (verdict) hosts?.set(url, host);
       }
       verdicts.set(url, verdict);
     }
@@ -59,7 +68,7 @@ export function linksToFollow(task: UrlTask, finalUrl: string, page: PageSegment
 
 /**
  * The frontier entries of the followed links: one per URL, with its best score less its host's
- * penalty. `scores[i]` is read only where `followed[i]`.
+ * penalty. `scores[i]` is read only where `followed[i]`. `hosts`: what `linksToFollow` found.
  */
 export function frontierEntries(
   task: UrlTask,
@@ -68,6 +77,7 @@ export function frontierEntries(
   scores: readonly number[],
   followed: readonly boolean[],
   rules: FollowRules,
+  hosts?: ReadonlyMap<string, string>,
 ): FrontierEntry[] {
   const { strategyName } = rules;
   if (scores.length !== contexts.length) {
@@ -82,7 +92,7 @@ export function frontierEntries(
     const { url } = context;
     const previous = best.get(url);
     if (!previous || score > previous.score) {
-      const entry: FrontierEntry = { url, score, depth, parent: finalUrl, host: hostOf(url) };
+      const entry: FrontierEntry = { url, score, depth, parent: finalUrl, host: hosts?.get(url) ?? hostOf(url) };
       if (rules.keepContexts) {
         entry.context = { anchor: context.anchor, before: context.before, after: context.after };
         if (rules.onTopic !== undefined) entry.viaOnTopic = rules.onTopic;

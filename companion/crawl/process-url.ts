@@ -180,9 +180,10 @@ async function parseAndScore(
     keepContexts: true,
     onTopic,
   };
-  const followed = linksToFollow(task, fetched.finalUrl, page, contexts, rules);
+  const hosts = new Map<string, string>();
+  const followed = linksToFollow(task, fetched.finalUrl, page, contexts, rules, hosts);
   const { scores, queued } = scoreLinks(ctx, { url: fetched.finalUrl, page, depth: task.depth, score: task.score, onTopic }, contexts, followed);
-  const children = frontierEntries(task, fetched.finalUrl, contexts, scores, queued, rules);
+  const children = frontierEntries(task, fetched.finalUrl, contexts, scores, queued, rules, hosts);
   await runHooks(options.hooks, 'linksScored', { ...parsed, scores, followed });
   if (page.robots.noindex) record.noindex = true;
   return { record, children, ...(options.storeText ? { text: storedText(page) } : {}) };

@@ -71,8 +71,7 @@ export class CrawlStore {
     this.#insertPage = this.#db.prepare(`
       INSERT INTO pages (url, final_url, host, status, depth, parent, score, fetched_at, bytes,
                          content_type, outcome, error, relevance, noindex, attempts, claim_rank, log_odds)
-      VALUES (@url, @finalUrl, @host, @status, @depth, @parent, @score, @fetchedAt, @bytes,
-              @contentType, @outcome, @error, @relevance, @noindex, @attempts, @rank, @logOdds)`);
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`); // positional: see entryParams in frontier-queries.ts
     this.extras = new PageExtrasQueries(this.#db, (url) => this.page(url)?.seq);
     this.unconfirmed = new UnconfirmedPages(this.#db);
     this.#allPages = this.#db.prepare(`SELECT * FROM pages WHERE seq NOT IN (SELECT seq FROM unconfirmed_pages) ORDER BY seq`);
@@ -94,16 +93,11 @@ export class CrawlStore {
     });
     this.#recordTx = this.#db.transaction(
       (page: PageRecord, host: string, children: readonly FrontierEntry[], now: number, extras: PageExtras) => {
-        const { lastInsertRowid } = this.#insertPage.run({
-          ...page,
-          host,
-          error: page.error ?? null,
-          relevance: page.relevance ?? null,
-          noindex: page.noindex ? 1 : 0,
-          attempts: page.attempts ?? 1,
-          rank: page.rank ?? null,
-          logOdds: page.logOdds ?? null,
-        });
+        const { lastInsertRowid } = this.#insertPage.run(
+          page.url, page.finalUrl, host, page.status, page.depth, page.parent, page.score, page.fetchedAt, page.bytes,
+          page.contentType, page.outcome, page.error ?? null, page.relevance ?? null, page.noindex ? 1 : 0,
+          page.attempts ?? 1, page.rank ?? null, page.logOdds ?? null,
+        );
         const seq = Number(lastInsertRowid);
         this.extras.insert(seq, extras);
         this.#frontier.setState(page.url, 'done', null);

@@ -16,6 +16,8 @@ describe('normalizeUrl', () => {
     ['fragment dropped', 'page.html#section-2', 'http://www.example.com.cn/news/2010/page.html'],
     ['empty fragment dropped', 'http://example.com/#', 'http://example.com/'],
     ['fragment-only href is the page itself', '#top', 'http://www.example.com.cn/news/2010/index.html'],
+    ['a # in the fragment goes with it', 'a.html?x=1#b#c', 'http://www.example.com.cn/news/2010/a.html?x=1'],
+    ['an encoded # in path and query stays', '/a%23b?q=%23#f', 'http://www.example.com.cn/a%23b?q=%23'],
     ['surrounding white space trimmed', '  \n\t/a.html \n', 'http://www.example.com.cn/a.html'],
     ['newline and tab inside removed', '/fin\nance/\tx.html', 'http://www.example.com.cn/finance/x.html'],
     ['non-ASCII path percent-encoded', '/tag/股票', 'http://www.example.com.cn/tag/%E8%82%A1%E7%A5%A8'],
