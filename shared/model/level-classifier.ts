@@ -51,6 +51,24 @@ import type { LevelFeatureRow, LevelHeaderRow } from './types.ts';
 import { ForkedMap, forWriting, type CountTable } from './forked-map.ts';
 import { shownNumber } from './json-error.ts';
 
+/**
+ * Features whose terms a classifier keeps between two changes of its counts (`#scoring`): about
+ * 1.3 MB at most (a key shared with the caller's list, L numbers), for a crawl's frontier head and
+ * the links found meanwhile; past that, features are worked out each time, as before.
+ */
+const MAX_KEPT_TERMS = 16_384;
+
+/** What the posteriors of one revision of the counts share (`LevelClassifier.#scoring`). */
+interface LevelScoring {
+  revision: number;
+  /** Whether the classifier has examples: untrained, the posterior is the prior alone. */
+  trained: boolean;
+  /** log P(d) = log(Count_d + α) − log(N + Lα). */
+  logPrior: number[];
+  /** log θ_jd for each level d, or undefined for a feature outside the vocabulary. */
+  terms(feature: string): readonly number[] | undefined;
+}
+
 /** L of a new level classifier: levels 0, 1, 2 and "3 or more". */
 export const DEFAULT_LEVELS = 4;
 
@@ -83,6 +101,9 @@ export class LevelClassifier {
   #tokens: number[];
   /** Occ(Fj, d) per feature. */
   #occurrences: CountTable<number[]> = new Map<string, number[]>();
+  /** Changes whenever the counts do: what `#scoring` derived from them holds while it is the same. */
+  #revision = 0;
+  #scored: LevelScoring | undefined;
 
   constructor(options: LevelClassifierOptions = {}) {
     const levels = options.levels ?? DEFAULT_LEVELS;
@@ -119,6 +140,7 @@ export class LevelClassifier {
     this.#count = other.#count;
     this.#tokens = other.#tokens;
     this.#occurrences = other.#occurrences;
+    this.#revision++;
   }
 
   /** Count_d for every level (a copy). */
@@ -143,6 +165,7 @@ export class LevelClassifier {
       this.#tokens[level]! += n;
     }
     this.#count[level]! += 1;
+    this.#revision++;
   }
 
   /** The exact inverse of `add`; throws, changing nothing, if the example cannot have been added. */
@@ -161,6 +184,7 @@ export class LevelClassifier {
       if (occ.every((k) => k === 0)) this.#occurrences.delete(feature);
     }
     this.#count[level]! -= 1;
+    this.#revision++;
   }
 
   /** Counts from zero over the examples, by the same code as `add`. */
@@ -170,6 +194,7 @@ export class LevelClassifier {
     this.#count = fresh.#count;
     this.#tokens = fresh.#tokens;
     this.#occurrences = fresh.#occurrences;
+    this.#revision++;
     return this;
   }
 
@@ -189,23 +214,15 @@ export class LevelClassifier {
    */
   posteriorSequence(x: Pick<FeatureSequence, 'length' | 'names' | 'counts'>): number[] {
     const L = this.levels;
-    const n = this.exampleCount;
-    const vocabulary = this.#occurrences.size;
-    const logJoint = new Array<number>(L);
-    for (let d = 0; d < L; d++) logJoint[d] = Math.log(this.#count[d]! + this.alpha) - Math.log(n + L * this.alpha);
-    if (n > 0) {
-      const mu = this.alpha * vocabulary;
-      const total = this.#tokens.reduce((a, b) => a + b, 0);
-      const logDenominator = this.#tokens.map((tokens) => Math.log(tokens + mu));
+    const scoring = this.#scoring();
+    const logJoint = scoring.logPrior.slice();
+    if (scoring.trained) {
       const { names, counts } = x;
       for (let j = 0; j < x.length; j++) {
-        const occ = this.#occurrences.get(names[j]!);
-        if (!occ) continue;
+        const terms = scoring.terms(names[j]!);
+        if (terms === undefined) continue;
         const count = counts[j]!;
-        let pooled = this.alpha;
-        for (let d = 0; d < L; d++) pooled += occ[d]!;
-        const prior = (mu * pooled) / (total + mu);
-        for (let d = 0; d < L; d++) logJoint[d]! += count * (Math.log(occ[d]! + prior) - logDenominator[d]!);
+        for (let d = 0; d < L; d++) logJoint[d]! += count * terms[d]!;
       }
     }
     let max = -Infinity;
@@ -273,6 +290,44 @@ export class LevelClassifier {
     model.#count = [...header.count!];
     model.#tokens = tokens;
     return model;
+  }
+
+  /**
+   * What every posterior of the current counts shares: log P(d), and each feature's terms
+   * log θ_jd = log(Occ(Fj, d) + μ·q_j) − log(Tokens_d + μ), worked out the first time the feature
+   * is asked about and kept until the counts change (a crawl asks about the same features in
+   * link after link between two online updates). The very expressions `posteriorSequence` used
+   * inline, so the sums are the same to the last bit.
+   */
+  #scoring(): LevelScoring {
+    const scored = this.#scored;
+    if (scored !== undefined && scored.revision === this.#revision) return scored;
+    const L = this.levels;
+    const { alpha } = this;
+    const n = this.exampleCount;
+    const logPrior = new Array<number>(L);
+    for (let d = 0; d < L; d++) logPrior[d] = Math.log(this.#count[d]! + alpha) - Math.log(n + L * alpha);
+    const mu = alpha * this.#occurrences.size;
+    const total = this.#tokens.reduce((a, b) => a + b, 0);
+    const logDenominator = this.#tokens.map((tokens) => Math.log(tokens + mu));
+    const occurrences = this.#occurrences;
+    const kept = new Map<string, readonly number[] | null>();
+    const terms = (feature: string): readonly number[] | undefined => {
+      const known = kept.get(feature);
+      if (known !== undefined) return known ?? undefined;
+      const occ = occurrences.get(feature);
+      let value: number[] | null = null;
+      if (occ) {
+        let pooled = alpha;
+        for (let d = 0; d < L; d++) pooled += occ[d]!;
+        const prior = (mu * pooled) / (total + mu);
+        value = new Array<number>(L);
+        for (let d = 0; d < L; d++) value[d] = Math.log(occ[d]! + prior) - logDenominator[d]!;
+      }
+      if (kept.size < MAX_KEPT_TERMS) kept.set(feature, value);
+      return value ?? undefined;
+    };
+    return (this.#scored = { revision: this.#revision, trained: n > 0, logPrior, terms });
   }
 
   #checkLevel(level: number): void {

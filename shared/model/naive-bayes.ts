@@ -45,7 +45,7 @@
  */
 import { presentFeatures, type FeatureSequence } from '../features/feature-list.ts';
 import type { FeatureVector } from '../features/types.ts';
-import { checkHeader, NB_FORMS, NbCounts, type FeatureCounts, type NbRows } from './nb-counts.ts';
+import { checkHeader, NB_FORMS, NbCounts, type NbRows } from './nb-counts.ts';
 import type { ClassPair, Contribution, Label, NbFeatureRow, NbForm, NbHeaderRow, Score } from './types.ts';
 
 export type { NbRows } from './nb-counts.ts';
@@ -199,33 +199,42 @@ export class NaiveBayes {
     const { revision } = counts;
     for (let j = 0; j < x.length; j++) {
       const feature = names[j]!;
-      // The feature's counts, or undefined outside V: from its memo while these counts are unchanged.
-      let featureCounts: FeatureCounts | undefined;
+      // The feature's terms, or undefined outside V: from its memo while these counts are unchanged.
+      let terms: FeatureTerms | undefined;
       const memo = memos?.[j];
-      if (memo !== undefined && memo.owner === counts && memo.revision === revision) featureCounts = memo.value as FeatureCounts | undefined;
+      if (memo !== undefined && memo.owner === counts && memo.revision === revision) terms = memo.value as FeatureTerms | undefined;
       else {
-        featureCounts = counts.features.get(feature);
+        const featureCounts = counts.features.get(feature);
+        if (featureCounts) {
+          if (this.form === 'bernoulli' || (words && attributes[j])) {
+            // log P(Fj|Ci) − log(1 − P(Fj|Ci)) = log(Count(Fj,Ci) + α) − log(Count_i − Count(Fj,Ci) + α)
+            terms = {
+              bernoulli: true,
+              unit0: this.#logOf(featureCounts.count[0]) - this.#logOf(count0 - featureCounts.count[0]),
+              unit1: this.#logOf(featureCounts.count[1]) - this.#logOf(count1 - featureCounts.count[1]),
+            };
+          } else {
+            // log θ_ji = log(Occ(Fj,Ci) + α) − log(Tokens_i + α|V|), taken n times below
+            terms = { bernoulli: false, unit0: this.#logOf(featureCounts.occurrences[0]) - logDenominator0, unit1: this.#logOf(featureCounts.occurrences[1]) - logDenominator1 };
+          }
+        }
         if (memo !== undefined) {
           memo.owner = counts;
           memo.revision = revision;
-          memo.value = featureCounts;
+          memo.value = terms;
         }
       }
-      if (!featureCounts) {
+      if (!terms) {
         unseen++;
         continue;
       }
-      let term0: number;
-      let term1: number;
-      if (this.form === 'bernoulli' || (words && attributes[j])) {
-        // log P(Fj|Ci) − log(1 − P(Fj|Ci)) = log(Count(Fj,Ci) + α) − log(Count_i − Count(Fj,Ci) + α)
-        term0 = this.#logOf(featureCounts.count[0]) - this.#logOf(count0 - featureCounts.count[0]);
-        term1 = this.#logOf(featureCounts.count[1]) - this.#logOf(count1 - featureCounts.count[1]);
-      } else {
-        // n · log θ_ji = n · (log(Occ(Fj,Ci) + α) − log(Tokens_i + α|V|))
+      let term0 = terms.unit0;
+      let term1 = terms.unit1;
+      if (!terms.bernoulli) {
+        // n · log θ_ji
         const n = occurrences[j]!;
-        term0 = n * (this.#logOf(featureCounts.occurrences[0]) - logDenominator0);
-        term1 = n * (this.#logOf(featureCounts.occurrences[1]) - logDenominator1);
+        term0 = n * term0;
+        term1 = n * term1;
       }
       logLikelihood0 += term0;
       logLikelihood1 += term1;
@@ -325,6 +334,16 @@ function logTable(alpha: number): Float64Array {
 }
 
 const ZERO_PAIR: Readonly<ClassPair> = [0, 0];
+
+/**
+ * A feature's share of log P(x | Ci) under one revision of the counts, what a memo keeps: its
+ * Bernoulli term, or its multinomial log θ_ji that a count n multiplies (n · log θ_ji).
+ */
+interface FeatureTerms {
+  bernoulli: boolean;
+  unit0: number;
+  unit1: number;
+}
 
 /** log(e^a + e^b) without overflow: max + log1p(e^−|a−b|). */
 export function logSumExp(a: number, b: number): number {

@@ -36,10 +36,12 @@
  * Seeds score 1. The crawl's host budget (`host-budget.ts`) lowers a trap host's rows further.
  */
 import type { LinkContext } from '../../../shared/contexts/types.ts';
+import type { FeatureSequence } from '../../../shared/features/feature-list.ts';
 import { DEFAULT_GAMMA, futureReward, type LevelClassifier } from '../../../shared/model/level-classifier.ts';
 import type { LinkScorer } from '../../../shared/pipeline/link-scorer.ts';
 import type { LinkText } from '../../store/records.ts';
 import { FOCUSED_CLAIM_WINDOW, type CrawlStrategy } from './crawl-strategy.ts';
+import { DEFAULT_KEPT_ROWS, KeptFeatures } from './kept-features.ts';
 
 /** r2: the least value a link found on an off-topic page needs to keep its place. */
 export const DEFAULT_R2 = 0.1;
@@ -60,11 +62,14 @@ export interface NbStrategyOptions {
   onTopicUrl?: (url: string) => boolean;
   /** Identifies the model (e.g. a checksum of the model file) for resume checks. */
   fingerprint?: string;
+  /** Queued links whose features `rescore` keeps between re-scorings (`kept-features.ts`). Default 5,120. */
+  keptRows?: number;
 }
 
-export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = DEFAULT_R2, onTopicUrl, fingerprint }: NbStrategyOptions): CrawlStrategy {
+export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = DEFAULT_R2, onTopicUrl, fingerprint, keptRows = DEFAULT_KEPT_ROWS }: NbStrategyOptions): CrawlStrategy {
   if (!(gamma >= 0 && gamma <= 1)) throw new RangeError(`nb: gamma must lie in [0, 1], got ${gamma}`);
   if (r2 !== null && !(r2 >= 0 && r2 <= 1)) throw new RangeError(`nb: r2 must lie in [0, 1], got ${r2}`);
+  const kept = new KeptFeatures(keptRows);
 
   /**
    * v = P(+) + (1 − P(+)) · E[γ^d | d ≥ 1], or P(+) without a level classifier; with its parts.
@@ -72,9 +77,8 @@ export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = D
    * built into a vector: a crawl asks this of every new link and, after each online update, of
    * the frontier's best 4,096 rows again (issue 14's profile: a fifth of the event loop).
    */
-  const parts = (context: LinkContext, top: number) => {
-    const features = scorer.listFeatures(context);
-    const byPattern = onTopicUrl?.(context.url) === true;
+  const parts = (context: LinkContext, top: number) => partsOf(scorer.listFeatures(context), onTopicUrl?.(context.url) === true, top);
+  const partsOf = (features: FeatureSequence, byPattern: boolean, top: number) => {
     const score = scorer.model.scoreSequence(features, top);
     const immediate = byPattern ? 1 : score.p;
     const posterior = levels?.posteriorSequence(features);
@@ -85,6 +89,22 @@ export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = D
   // A link the patterns call on topic is worth 1 whatever the classifiers say (1 + 0 · future):
   // neither is asked; `explain` asks them (`parts`) only to show what they would have said.
   const value = (context: LinkContext): number => (onTopicUrl?.(context.url) === true ? 1 : parts(context, 0).v);
+  /**
+   * `value` of a queued row's link, its features (or its patterns' verdict) kept from its last
+   * re-scoring while the row holds the same text (`kept-features.ts`): the same number, to the
+   * last bit, without listing them again.
+   */
+  const rowValue = (url: string, pageUrl: string, text: LinkText): number => {
+    const known = kept.get(url, text);
+    if (known !== undefined) return known.byPattern ? 1 : partsOf(kept.sequence(known), false, 0).v;
+    if (onTopicUrl?.(url) === true) {
+      kept.keep(url, text, true);
+      return 1;
+    }
+    const features = scorer.listFeatures(asContext(url, pageUrl, text));
+    kept.keep(url, text, false, features);
+    return partsOf(features, false, 0).v;
+  };
   const sentBack = (v: number, viaOnTopic: boolean | undefined): boolean => r2 !== null && viaOnTopic === false && v < r2;
   const priority = (v: number, viaOnTopic: boolean | undefined): number => (sentBack(v, viaOnTopic) ? v - BACK : v);
   const asContext = (url: string, pageUrl: string, text: LinkText): LinkContext => ({ url, pageUrl, anchor: text.anchor, before: text.before, after: text.after });
@@ -98,7 +118,7 @@ export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = D
     contextWindow: scorer.window,
     scoresLinksAlone: true,
     scoreLinks: (parent, links) => links.map((link) => priority(value(link), parent.onTopic)),
-    rescore: (row) => priority(value(asContext(row.url, row.parent ?? '', row.context)), row.viaOnTopic),
+    rescore: (row) => priority(rowValue(row.url, row.parent ?? '', row.context), row.viaOnTopic),
     linkLogOdds: (context) => scorer.score(context, 0).logOdds,
     linkRelevance: (link) => scorer.score(asContext(link.url, link.pageUrl, link), 0).p,
     explain(context, viaOnTopic, top) {

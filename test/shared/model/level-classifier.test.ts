@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectedReward, futureReward, LevelClassifier } from '../../../shared/model/level-classifier.ts';
+import { seededRandom } from '../../../shared/random/seeded-random.ts';
 
 const fv = (...words: string[]) => {
   const x = new Map<string, number>();
@@ -97,6 +98,70 @@ describe('LevelClassifier', () => {
       const sequence = { length: present.length, names: present.map(([f]) => f), counts: present.map(([, n]) => n) };
       expect(model.posteriorSequence(sequence)).toEqual(model.posterior(x));
       expect(model.posteriorSequence(sequence).every((p, d) => Object.is(p, model.posterior(x)[d]))).toBe(true);
+    }
+  });
+
+  /**
+   * The file header's P(d | x) from the classifier's rows, written out in the order the sums have
+   * always been taken: the reference the kept terms of `posteriorSequence` must equal bit for bit.
+   */
+  const headerPosterior = (model: LevelClassifier, x: Map<string, number>): number[] => {
+    const { header, features } = model.toRows();
+    const L = header.levels;
+    const alpha = header.alpha;
+    const occurrences = new Map(features.map((row) => [row.feature, row.occurrences]));
+    const n = header.count.reduce((a, b) => a + b, 0);
+    const logJoint = header.count.map((count) => Math.log(count + alpha) - Math.log(n + L * alpha));
+    if (n > 0) {
+      const mu = alpha * occurrences.size;
+      const total = header.tokens.reduce((a, b) => a + b, 0);
+      const logDenominator = header.tokens.map((tokens) => Math.log(tokens + mu));
+      for (const [feature, count] of x) {
+        const occ = occurrences.get(feature);
+        if (!occ || !(count > 0)) continue;
+        let pooled = alpha;
+        for (let d = 0; d < L; d++) pooled += occ[d]!;
+        const prior = (mu * pooled) / (total + mu);
+        for (let d = 0; d < L; d++) logJoint[d]! += count * (Math.log(occ[d]! + prior) - logDenominator[d]!);
+      }
+    }
+    const max = Math.max(...logJoint);
+    let sum = 0;
+    for (let d = 0; d < L; d++) sum += Math.exp(logJoint[d]! - max);
+    const logEvidence = max + Math.log(sum);
+    return logJoint.map((v) => Math.exp(v - logEvidence));
+  };
+
+  it('keeps a feature\'s terms only while the counts stay: equal to the header\'s formula, bit for bit, as it learns, forgets and is replaced', () => {
+    const random = seededRandom(5);
+    const pool = ['a:股票', 'c:行情', 'c:频道', 'u:calc', 'd:a.test/sports/', 'a:新'];
+    const randomVector = () => {
+      const x = new Map<string, number>();
+      for (const name of pool) if (random() < 0.5) x.set(name, 1 + Math.floor(random() * 3));
+      return x;
+    };
+    const model = new LevelClassifier();
+    const probes = Array.from({ length: 10 }, randomVector);
+    const added: { features: Map<string, number>; level: number }[] = [];
+    for (let step = 0; step < 40; step++) {
+      // Every probe twice (the second from the kept terms), then the counts change.
+      for (const x of probes) {
+        expect(model.posterior(x)).toEqual(headerPosterior(model, x));
+        expect(model.posterior(x)).toEqual(headerPosterior(model, x));
+      }
+      if (step % 7 === 6 && added.length > 0) {
+        const { features, level } = added.shift()!;
+        model.remove(features, level);
+      } else if (step % 11 === 10) {
+        model.assign(new LevelClassifier().fit(added));
+      } else if (step % 13 === 12) {
+        model.fit(added.slice(1));
+        added.shift();
+      } else {
+        const example = { features: randomVector(), level: Math.floor(random() * 4) };
+        model.add(example.features, example.level);
+        added.push(example);
+      }
     }
   });
 

@@ -1,0 +1,128 @@
+/**
+ * The listed features of the queued links that online learning re-scores, kept between its
+ * re-scorings (`crawl/online-learning.ts`): the same rows come back every update, and listing a
+ * link's features from its anchor, context and URL again (tokenizing, naming) cost more than
+ * asking both classifiers about them (issue 14's profile: 4.5 % of the nb crawl's event loop,
+ * against 5.2 % for the two classifiers).
+ *
+ * A link's features depend on its URL, anchor and context alone (`emitLinkFeatures`; the topic's
+ * options and lexicon are fixed for the crawl, and the tokenizer is deterministic), so a kept
+ * list is used only while the row still holds the very text it was listed from: an upsert from a
+ * better parent replaces a queued row's context (`store/frontier-queries.ts`), and its features
+ * are then listed again. The models' counts are not kept: every score is asked of the models as
+ * they are, so a re-score gives, to the last bit, what listing the features again would give.
+ *
+ * Bounded: at most `maxRows` links, the least recently used dropped first. A re-scoring visits the
+ * frontier's head in order, best first, so the rows it met last time and not yet this time are the
+ * next to go: links claimed since (which never come back), then rows that fell below the head.
+ *
+ * Compact: a link keeps one reference per feature, to the feature list's own record of the name
+ * (its slot: the name made once, whether it is an attribute, and the link classifier's memo of
+ * its counts, `FeatureMemo`), shared with the list while the list holds it; its counts only when
+ * one is not 1 (feature version 1); and its text to check against. No `Map`, no string made.
+ */
+import { FeatureList, type FeatureMemo, type FeatureSequence } from '../../../shared/features/feature-list.ts';
+import type { LinkText } from '../../store/records.ts';
+
+/** A feature as the feature list records it: its name, whether an attribute, its model memo. */
+interface Named extends FeatureMemo {
+  readonly name: string;
+  readonly attribute: boolean;
+}
+
+/**
+ * Links kept by default: one re-scoring's rows (`DEFAULT_RESCORE_TOP`, 4,096) and a quarter more,
+ * so that rows newly queued at the head do not push out rows met last time before this re-scoring
+ * reaches them.
+ */
+export const DEFAULT_KEPT_ROWS = 5120;
+
+/** What is kept of one link. */
+export interface KeptLink {
+  readonly anchor: string;
+  readonly before: string;
+  readonly after: string;
+  /** The topic's patterns call its URL on topic: its value is 1, and no feature is kept. */
+  readonly byPattern: boolean;
+  readonly features: readonly Named[];
+  /** Each feature's count; undefined when every count is 1. */
+  readonly counts: readonly number[] | undefined;
+}
+
+export class KeptFeatures {
+  /** URL → kept link, least recently used first (a use moves it last). */
+  readonly #links = new Map<string, KeptLink>();
+  readonly #maxRows: number;
+  /** The sequence a kept link is scored through, reused: scoring is synchronous and never nests. */
+  readonly #sequence = { length: 0, names: [] as string[], counts: [] as ArrayLike<number>, attributes: [] as boolean[], memos: [] as readonly FeatureMemo[] };
+  /** Counts of 1, as many as the longest list needed so far. */
+  readonly #ones: number[] = [];
+
+  constructor(maxRows = DEFAULT_KEPT_ROWS) {
+    if (!Number.isInteger(maxRows) || maxRows < 0) throw new RangeError(`kept features: maxRows must be a whole number ≥ 0, got ${maxRows}`);
+    this.#maxRows = maxRows;
+  }
+
+  /** Links kept now. */
+  get size(): number {
+    return this.#links.size;
+  }
+
+  /** What is kept of `url`, if its row still holds the text it was kept with. */
+  get(url: string, text: LinkText): KeptLink | undefined {
+    const kept = this.#links.get(url);
+    if (kept === undefined) return undefined;
+    this.#links.delete(url);
+    if (kept.anchor !== text.anchor || kept.before !== text.before || kept.after !== text.after) return undefined;
+    this.#links.set(url, kept);
+    return kept;
+  }
+
+  /**
+   * Keeps `url`'s features as `list` holds them now (valid only until its next link), or none
+   * when `byPattern`.
+   */
+  keep(url: string, text: LinkText, byPattern: boolean, list?: FeatureSequence): void {
+    if (this.#maxRows === 0) return;
+    let features: Named[] = [];
+    let counts: number[] | undefined;
+    if (!byPattern && list !== undefined) {
+      const n = list.length;
+      // A feature list's slots are kept as they are; any other sequence's features get records of their own.
+      const slots = list instanceof FeatureList ? list.memos : undefined;
+      features = new Array<Named>(n);
+      for (let j = 0; j < n; j++) {
+        features[j] = slots?.[j] ?? { name: list.names[j]!, attribute: list.attributes[j]!, owner: undefined, revision: 0, value: undefined };
+        if (list.counts[j] !== 1) counts ??= [];
+      }
+      if (counts !== undefined) for (let j = 0; j < n; j++) counts[j] = list.counts[j]!;
+    }
+    this.#links.delete(url);
+    if (this.#links.size >= this.#maxRows) this.#links.delete(this.#links.keys().next().value!);
+    this.#links.set(url, { anchor: text.anchor, before: text.before, after: text.after, byPattern, features, counts });
+  }
+
+  /**
+   * A kept link's features as the models' scoring reads them: the names and counts it was listed
+   * with, in that order. Valid until the next call.
+   */
+  sequence(kept: KeptLink): FeatureSequence {
+    const { features } = kept;
+    const n = features.length;
+    const sequence = this.#sequence;
+    const { names, attributes } = sequence;
+    for (let j = 0; j < n; j++) {
+      const feature = features[j]!;
+      names[j] = feature.name;
+      attributes[j] = feature.attribute;
+    }
+    if (kept.counts === undefined) {
+      const ones = this.#ones;
+      while (ones.length < n) ones.push(1);
+      sequence.counts = ones;
+    } else sequence.counts = kept.counts;
+    sequence.memos = features;
+    sequence.length = n;
+    return sequence;
+  }
+}

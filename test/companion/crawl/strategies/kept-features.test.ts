@@ -1,0 +1,144 @@
+import { describe, expect, it, vi } from 'vitest';
+import { DEFAULT_KEPT_ROWS, KeptFeatures } from '../../../../companion/crawl/strategies/kept-features.ts';
+import { createNbStrategy } from '../../../../companion/crawl/strategies/nb-strategy.ts';
+import { loadNodeTokenizer } from '../../../../companion/platform/jieba-node.ts';
+import type { FrontierRow, LinkText } from '../../../../companion/store/records.ts';
+import type { LinkContext } from '../../../../shared/contexts/types.ts';
+import { FeatureList } from '../../../../shared/features/feature-list.ts';
+import { futureReward, LevelClassifier } from '../../../../shared/model/level-classifier.ts';
+import { NaiveBayes } from '../../../../shared/model/naive-bayes.ts';
+import type { NbForm } from '../../../../shared/model/types.ts';
+import { LinkScorer } from '../../../../shared/pipeline/link-scorer.ts';
+
+const tokenizer = loadNodeTokenizer();
+const GAMMA = 0.5;
+
+const text = (anchor: string, before = '', after = ''): LinkText => ({ anchor, before, after });
+const rowOf = (url: string, context: LinkText): FrontierRow & { context: LinkText } => ({
+  seq: 1, url, score: 0, depth: 1, parent: 'http://a.test/index.html', host: new URL(url).host, discoveredAt: 0, state: 'queued', reason: null, context,
+});
+const contextOf = (row: FrontierRow & { context: LinkText }): LinkContext => ({ url: row.url, pageUrl: row.parent!, ...row.context });
+
+describe('nb re-scoring with kept features', () => {
+  /** Words, context, URL tokens and directories: words and attributes, both event models of `mixed`. */
+  const setup = (form: NbForm) => {
+    const links = new NaiveBayes({ form });
+    const levels = new LevelClassifier();
+    const scorer = new LinkScorer({ tokenizer, model: links, features: { group: 2, lexicon: ['股票'], urlTokens: true, version: 2 }, window: 20 });
+    const learn = (url: string, anchor: string, label: 0 | 1, level: number) => {
+      const x = scorer.featuresOf({ url, pageUrl: 'http://a.test/', anchor, before: '今日 财经', after: '' });
+      links.add(x, label);
+      levels.add(x, level);
+      return x;
+    };
+    learn('http://a.test/stock/1.html', '股票 行情', 1, 0);
+    learn('http://a.test/finance/', '财经 频道', 0, 1);
+    learn('http://a.test/sports/2.html', '体育 频道', 0, 3);
+    learn('http://a.test/ent/3.html', '娱乐 新闻', 0, 3);
+    return { links, levels, scorer, learn };
+  };
+  /** The value scored from scratch: the link's features built into a vector, both classifiers asked. */
+  const fromScratch = (scorer: LinkScorer, levels: LevelClassifier, row: FrontierRow & { context: LinkText }, onTopicUrl: (url: string) => boolean) => {
+    if (onTopicUrl(row.url)) return 1;
+    const x = scorer.featuresOf(contextOf(row));
+    const p = scorer.model.score(x, 0).p;
+    return p + (1 - p) * futureReward(levels.posterior(x), GAMMA);
+  };
+
+  it.each(['mixed', 'multinomial', 'bernoulli'] as const)(
+    '%s: equals scoring from scratch bit for bit, as the models learn features kept rows have and have not, a row changes text, and rows are evicted',
+    (form) => {
+      const { levels, scorer, learn } = setup(form);
+      const onTopicUrl = (url: string) => url.includes('/stock/');
+      const strategies = [2, DEFAULT_KEPT_ROWS].map((keptRows) => createNbStrategy({ scorer, levels, gamma: GAMMA, r2: null, onTopicUrl, keptRows }));
+      const rows = [
+        rowOf('http://a.test/finance/7.html', text('基金 净值', '财经', '频道')),
+        rowOf('http://a.test/sports/8.html', text('足球 比分')),
+        rowOf('http://a.test/stock/9.html', text('体育 频道')), // the patterns' link: 1, whatever its words
+        rowOf('http://b.test/news/10.html', text('今日 要闻', '新闻')),
+      ];
+      const pass = () => {
+        for (const nb of strategies) for (const row of rows) expect(nb.rescore!(row)).toBe(fromScratch(scorer, levels, row, onTopicUrl));
+      };
+      pass();
+      // Words the kept rows hold but the models had never seen (基金, 足球, b.test) become known…
+      learn('http://b.test/fund/1.html', '基金 足球', 1, 0);
+      pass();
+      // …and words no row holds move every row's score through the denominators and priors.
+      const x = learn('http://c.test/x.html', '天气 预报', 0, 2);
+      pass();
+      // A level moved (remove + add), as online learning moves a link closer to the topic.
+      levels.remove(x, 2);
+      levels.add(x, 1);
+      pass();
+      // An upsert from a better parent gives a queued row a new context: its features are listed again.
+      rows[1] = { ...rows[1]!, context: { ...rows[1]!.context, after: '今日 财经' } };
+      pass();
+    },
+  );
+
+  it('lists a kept row\'s features again only when its text changed or it was evicted', () => {
+    const { levels, scorer } = setup('mixed');
+    const listed = vi.spyOn(scorer, 'listFeatures');
+    const nb = createNbStrategy({ scorer, levels, r2: null, keptRows: 2 });
+    const a = rowOf('http://a.test/a.html', text('基金 净值'));
+    const b = rowOf('http://a.test/b.html', text('足球 比分'));
+    const c = rowOf('http://a.test/c.html', text('今日 要闻'));
+    nb.rescore!(a);
+    nb.rescore!(b);
+    expect(listed).toHaveBeenCalledTimes(2);
+    nb.rescore!(a);
+    nb.rescore!(b);
+    expect(listed).toHaveBeenCalledTimes(2);
+    nb.rescore!({ ...a, context: text('基金 净值', '', '更新') });
+    expect(listed).toHaveBeenCalledTimes(3);
+    // Two kept at most: c pushes out the least recently used, b; a stays.
+    nb.rescore!(c);
+    nb.rescore!({ ...a, context: text('基金 净值', '', '更新') });
+    expect(listed).toHaveBeenCalledTimes(4);
+    nb.rescore!(b);
+    expect(listed).toHaveBeenCalledTimes(5);
+  });
+});
+
+describe('KeptFeatures', () => {
+  const listOf = (names: readonly string[], counted = false) => {
+    const list = new FeatureList();
+    list.begin(counted);
+    for (const name of names) list.add(name.slice(0, 2), name.slice(2));
+    return list;
+  };
+
+  it('gives back the names, counts and attributes it kept, in order, and the list\'s memos', () => {
+    const kept = new KeptFeatures(4);
+    const list = listOf(['a:基金', 'u:calc', 'a:基金', 'd:a.test/x/', 'c:净值'], true);
+    kept.keep('http://a.test/1', text('基金'), false, list);
+    const again = kept.get('http://a.test/1', text('基金'))!;
+    const sequence = kept.sequence(again);
+    expect(sequence.length).toBe(4);
+    expect([...sequence.names].slice(0, 4)).toEqual(['a:基金', 'u:calc', 'd:a.test/x/', 'c:净值']);
+    expect(Array.from(sequence.counts).slice(0, 4)).toEqual([2, 1, 1, 1]);
+    expect(Array.from(sequence.attributes).slice(0, 4)).toEqual([false, true, true, false]);
+    expect(sequence.memos!.slice(0, 4)).toEqual(list.memos.slice(0, 4));
+    kept.keep('http://a.test/2', text('x'), true);
+    expect(kept.get('http://a.test/2', text('x'))).toMatchObject({ byPattern: true, features: [] });
+  });
+
+  it('forgets a link whose text changed, and holds at most maxRows, the least recently used out first', () => {
+    const kept = new KeptFeatures(2);
+    kept.keep('u1', text('a'), true);
+    expect(kept.get('u1', text('a', 'b'))).toBeUndefined();
+    expect(kept.get('u1', text('a'))).toBeUndefined();
+    kept.keep('u1', text('a'), true);
+    kept.keep('u2', text('a'), true);
+    kept.get('u1', text('a'));
+    kept.keep('u3', text('a'), true);
+    expect(kept.size).toBe(2);
+    expect(kept.get('u2', text('a'))).toBeUndefined();
+    expect(kept.get('u1', text('a'))).toBeDefined();
+    expect(kept.get('u3', text('a'))).toBeDefined();
+    const none = new KeptFeatures(0);
+    none.keep('u1', text('a'), true);
+    expect(none.size).toBe(0);
+  });
+});
