@@ -80,6 +80,19 @@ describe('npm run build', () => {
     }
   });
 
+  it('injects the content script as one classic file, and exposes no file to pages', () => {
+    for (const target of ['chromium', 'firefox'] as const) {
+      const [script, ...others] = manifestOf(target).content_scripts;
+      expect(others).toEqual([]);
+      expect(script.js).toHaveLength(1);
+      const code = readFileSync(join(distDir(target), script.js[0]), 'utf8');
+      // No loader: a module statement or a dynamic import would need files pages can fetch.
+      expect(code).not.toMatch(/^\s*(import|export)\b/m);
+      expect(code).not.toMatch(/\bimport\s*\(/);
+      expect(manifestOf(target).web_accessible_resources).toBeUndefined();
+    }
+  });
+
   it('ships the jieba wasm file and both locales', () => {
     for (const target of ['chromium', 'firefox'] as const) {
       const files = readdirSync(distDir(target), { recursive: true }).map(String);
