@@ -4,7 +4,7 @@
  *
  * The rule is the regular expression `RUN_PATTERN` below, and it stays the definition: the scan
  * finds exactly its matches, in order (test/shared/tokens/scan-runs.test.ts compares the two on
- * every code point and on the bench corpus). Each code point's class is read from the very
+ * every BMP code point in four surroundings and on random strings of the pattern's classes). Each code point's class is read from the very
  * properties the pattern names (`\p{Script=Han}`, `[\p{L}\p{M}\p{N}]`), asked of the engine's
  * regular expressions once per code point and kept in a table.
  *
@@ -18,6 +18,7 @@
  * runs joined by one `.`, `_`, `-`, `'` or `’` stay one word; one or two trailing `+`/`#` not
  * followed by a word character are kept.
  */
+// The `v` flag's set difference (ES2024; Chrome 112, Firefox 116, Node 20).
 const WORD_CHAR = String.raw`[[\p{L}\p{M}\p{N}]--\p{Script=Han}]`;
 export const RUN_PATTERN = new RegExp(
   String.raw`(\p{Script=Han}+)|(${WORD_CHAR}+(?:[._'’\-]${WORD_CHAR}+)*(?:[+#]{1,2}(?!${WORD_CHAR}))?)`,
