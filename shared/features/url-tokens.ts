@@ -52,7 +52,7 @@ interface UrlHead {
 
 /** Directories whose heads are kept per tokenizer (least recently used dropped first). */
 const HEAD_CACHE_SIZE = 2048;
-const headCaches = new WeakMap<Tokenizer, LruCache<string, UrlHead>>();
+const headCaches = new WeakMap<Tokenizer, Heads>();
 
 function decode(segment: string): string {
   if (!segment.includes('%')) return segment; // nothing to decode (and nothing malformed)
@@ -99,18 +99,37 @@ function ownString(s: string): string {
   return ` ${s}`.slice(1);
 }
 
+/**
+ * A tokenizer's heads: the cache, and the head last looked up with what it was for. A page's
+ * links come in runs into one directory (a list of chapters, a menu), and a run costs no key to
+ * build and no lookup in the cache. A head depends on nothing but its tokenizer, authority and
+ * directory, so the last one holds whether or not the cache still has it.
+ */
+interface Heads {
+  cache: LruCache<string, UrlHead>;
+  authority: string;
+  directory: string;
+  head: UrlHead | undefined;
+}
+
 function headOf(authority: string, directory: string, tokenizer: Tokenizer): UrlHead {
-  let cache = headCaches.get(tokenizer);
-  if (cache === undefined) {
-    cache = new LruCache(HEAD_CACHE_SIZE);
-    headCaches.set(tokenizer, cache);
+  let heads = headCaches.get(tokenizer);
+  if (heads === undefined) {
+    heads = { cache: new LruCache(HEAD_CACHE_SIZE), authority: '', directory: '', head: undefined };
+    headCaches.set(tokenizer, heads);
+  } else if (heads.head !== undefined && heads.authority === authority && heads.directory === directory) {
+    return heads.head;
   }
   const key = `${authority}\u0000${directory}`;
-  let head = cache.get(key);
+  let head = heads.cache.get(key);
   if (head === undefined) {
     head = computeHead(authority, directory, tokenizer);
-    cache.set(ownString(key), head);
+    heads.cache.set(ownString(key), head);
   }
+  // Copies: slices of the URL would keep the whole URL alive.
+  heads.authority = ownString(authority);
+  heads.directory = ownString(directory);
+  heads.head = head;
   return head;
 }
 

@@ -44,6 +44,14 @@ export class LruCache<K, V> {
   /** Each slot's weight, when the cache is bounded by weight. */
   #weights: Float64Array;
   #totalWeight = 0;
+  /**
+   * The key `get` last missed, while nothing changed since: the usual miss is followed by a `set`
+   * of the same key (the tokenizer's texts and runs, the template links), which then skips a
+   * second lookup of a key it knows is absent. A hash lookup in a table of thousands of entries
+   * costs cache misses; comparing the two keys, both just read, costs none.
+   */
+  #missed: K | undefined;
+  #hasMissed = false;
 
   /**
    * @param capacity Most entries kept; 0 keeps nothing. A non-negative integer.
@@ -80,7 +88,11 @@ export class LruCache<K, V> {
   /** The cached value, marked as most recently used; `undefined` on a miss. */
   get(key: K): V | undefined {
     const slot = this.#slotOf.get(key);
-    if (slot === undefined) return undefined;
+    if (slot === undefined) {
+      this.#missed = key;
+      this.#hasMissed = true;
+      return undefined;
+    }
     this.#touch(slot);
     return this.#values[slot];
   }
@@ -97,13 +109,15 @@ export class LruCache<K, V> {
 
   /** Stores `value` as the most recently used entry, evicting the least recently used one. */
   set(key: K, value: V): void {
+    const absent = this.#hasMissed && this.#missed === key;
+    this.#forgetMiss();
     if (this.#capacity === 0) return;
     const weight = this.#weight === undefined ? 0 : this.#weight.weigh(key, value);
     if (this.#weight !== undefined && weight > this.#weight.maxWeight) {
       this.delete(key); // too heavy to keep: an older value must not stay in its place
       return;
     }
-    let slot = this.#slotOf.get(key);
+    let slot = absent ? undefined : this.#slotOf.get(key);
     if (slot !== undefined) {
       this.#values[slot] = value;
       this.#touch(slot);
@@ -125,6 +139,7 @@ export class LruCache<K, V> {
 
   /** Removes `key`'s entry; whether there was one. */
   delete(key: K): boolean {
+    this.#forgetMiss();
     const slot = this.#slotOf.get(key);
     if (slot === undefined) return false;
     this.#evict(slot);
@@ -132,6 +147,7 @@ export class LruCache<K, V> {
   }
 
   clear(): void {
+    this.#forgetMiss();
     this.#slotOf.clear();
     this.#keys.length = 0;
     this.#values.length = 0;
@@ -154,6 +170,11 @@ export class LruCache<K, V> {
       this.#weights[slot] = 0;
     }
     this.#free.push(slot);
+  }
+
+  #forgetMiss(): void {
+    this.#hasMissed = false;
+    this.#missed = undefined; // not kept alive by the cache
   }
 
   #grow(): void {

@@ -14,7 +14,8 @@
  *    Two such runs joined by one `.`, `_`, `-`, `'` or `’` stay one token (`node.js`, `v2.1`,
  *    `e-mail`, `don't`), and one or two trailing `+`/`#` not followed by a letter or digit are
  *    kept (`c++`, `c#`). Scripts written without spaces other than Chinese (Japanese kana, Thai)
- *    are not segmented further: a run is one token.
+ *    are not segmented further: a run is one token. Rules 2–3 are one regular expression,
+ *    `RUN_PATTERN`, found by a scan over code points (`scan-runs.ts`).
  * 4. White space, punctuation and symbols never form tokens; stop words, if given, are dropped.
  *
  * Navigation anchors (`首页`, `下一页`, a site's menu) repeat on every page of a site, so results
@@ -32,6 +33,7 @@
  * profile).
  */
 import { LruCache } from './lru-cache.ts';
+import { scanRuns, type RunSink } from './scan-runs.ts';
 import type { ChineseCutter, Tokenizer } from './types.ts';
 
 export interface TokenizerOptions {
@@ -103,19 +105,6 @@ export function normalizeText(s: string): string {
   return s.normalize('NFKC').toLowerCase();
 }
 
-/**
- * A letter, mark or digit of any script but Han (Han runs are jieba's), as one class: the `v`
- * flag's set difference (ES2024; Chrome 112, Firefox 116, Node 20). Written as a negative
- * lookahead before a class, `(?:(?!\p{Script=Han})[\p{L}\p{M}\p{N}])`, the same set cost a
- * lookahead per character: the split took 1.3–1.6× as long on the corpus's 115,806 anchors and
- * contexts (the same 333,327 tokens either way).
- */
-const WORD_CHAR = String.raw`[[\p{L}\p{M}\p{N}]--\p{Script=Han}]`;
-/** Group 1: a Han run. Group 2: a word as described in the header, rule 3. */
-const RUN = new RegExp(
-  String.raw`(\p{Script=Han}+)|(${WORD_CHAR}+(?:[._'’\-]${WORD_CHAR}+)*(?:[+#]{1,2}(?!${WORD_CHAR}))?)`,
-  'gv',
-);
 /** A token must hold at least one letter or digit (drops anything a cutter returns as punctuation). */
 const HAS_WORD_CHAR = /[\p{L}\p{N}]/u;
 
@@ -158,21 +147,21 @@ export function createTokenizer(options: TokenizerOptions): CachingTokenizer {
     return pieces;
   }
 
+  /** Where `scanRuns` hands a text's runs: one per tokenizer, since `compute` never nests. */
+  let tokens: string[] = [];
+  const sink: RunSink = {
+    han(run) {
+      for (const piece of piecesOf(run)) tokens.push(piece);
+    },
+    word(word, hasLetterOrDigit) {
+      // A slice of the text: its own string (jieba's pieces are new strings already).
+      if (hasLetterOrDigit && !stopwords.has(word)) tokens.push(ownString(word));
+    },
+  };
+
   function compute(text: string): string[] {
-    const tokens: string[] = [];
-    const normal = normalizeText(text);
-    // An `exec` loop rather than `matchAll`: no iterator and no copy of the regex per text
-    // (≈ 1 µs a link context less on the extension bench's texts). `RUN` is shared, so
-    // `lastIndex` is reset first; nothing between two `exec` calls can reach `compute` again.
-    RUN.lastIndex = 0;
-    for (let match = RUN.exec(normal); match !== null; match = RUN.exec(normal)) {
-      const [, han, word] = match;
-      if (han !== undefined) {
-        for (const piece of piecesOf(han)) tokens.push(piece);
-      } else if (word !== undefined && keep(word)) {
-        tokens.push(ownString(word)); // a slice of the text; jieba's pieces are new strings already
-      }
-    }
+    tokens = [];
+    scanRuns(normalizeText(text), sink);
     return tokens;
   }
 

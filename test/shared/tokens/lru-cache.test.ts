@@ -34,6 +34,21 @@ describe('LruCache', () => {
     expect(cache.get('a')).toBe(2);
   });
 
+  it('sets a key a get just missed once, and finds it when it is set again', () => {
+    const cache = new LruCache<string, number>(3);
+    expect(cache.get('ab')).toBeUndefined();
+    cache.set(['a', 'b'].join(''), 1); // an equal key, not the same string
+    cache.set('ab', 2);
+    expect(cache.size).toBe(1);
+    expect(cache.get('ab')).toBe(2);
+    expect(cache.get('c')).toBeUndefined();
+    cache.delete('ab');
+    cache.set('c', 3); // a miss, then another change: the set looks again
+    cache.set('c', 4);
+    expect(cache.size).toBe(1);
+    expect(cache.get('c')).toBe(4);
+  });
+
   it('keeps an undefined value distinct from a miss in has()', () => {
     const cache = new LruCache<string, undefined>(1);
     cache.set('a', undefined);
