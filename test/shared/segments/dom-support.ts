@@ -41,7 +41,14 @@ function adaptParse5(node: Parse5Node): DomNodeLike {
     nodeName: node.nodeName,
     localName: node.tagName ?? null,
     nodeValue: node.value ?? null,
-    childNodes: (node.childNodes ?? []).map(adaptParse5),
+    firstChild: siblings((node.childNodes ?? []).map(adaptParse5)),
+    nextSibling: null,
     getAttribute: (name) => node.attrs?.find((attribute) => attribute.name === name)?.value ?? null,
   };
+}
+
+/** Links `children` through `nextSibling`, as a DOM does; returns the first (the parent's `firstChild`). */
+export function siblings(children: DomNodeLike[]): DomNodeLike | null {
+  for (let i = 0; i + 1 < children.length; i++) (children[i] as { nextSibling: DomNodeLike | null }).nextSibling = children[i + 1]!;
+  return children[0] ?? null;
 }

@@ -7,7 +7,7 @@ import {
   segmentsFromHtml,
   walkDom,
 } from '../../../shared/segments/index.ts';
-import { withDocument } from './dom-support.ts';
+import { siblings, withDocument } from './dom-support.ts';
 import { shape } from './segment-shape.ts';
 
 const pageUrl = 'https://news.example.com/2024/index.html';
@@ -19,13 +19,14 @@ function element(name: string, children: DomNodeLike[], attributes: Record<strin
     nodeName: name.toUpperCase(),
     localName: name,
     nodeValue: null,
-    childNodes: children,
+    firstChild: siblings(children),
+    nextSibling: null,
     getAttribute: (attribute) => attributes[attribute] ?? null,
   };
 }
 
 function text(data: string): DomNodeLike {
-  return { nodeType: 3, nodeName: '#text', nodeValue: data, childNodes: [] };
+  return { nodeType: 3, nodeName: '#text', nodeValue: data, firstChild: null, nextSibling: null };
 }
 
 const page =
@@ -54,16 +55,16 @@ describe('segmentsFromDom', () => {
     let childReads = 0;
     const script: DomNodeLike = {
       ...element('script', []),
-      get childNodes() {
+      get firstChild() {
         childReads++;
-        return [text('var x;')];
+        return text('var x;');
       },
     };
     const hidden: DomNodeLike = {
       ...element('div', [], { hidden: '' }),
-      get childNodes() {
+      get firstChild() {
         childReads++;
-        return [text('secret')];
+        return text('secret');
       },
     };
     expect(shape(segmentsFromDom(element('p', [text('a'), script, hidden, text('b')]), pageUrl).segments)).toEqual(['ab']);
