@@ -73,9 +73,11 @@ describe('a crawl waiting only on a per-host delay', () => {
       const pages = readPages(out);
       expect(pages.map((p) => pathOf(p.url))).toEqual(['/', '/two']);
       expect(pages.every((p) => p.status === 200)).toBe(true);
-      // The delay was honoured, not skipped.
+      // The delay was honoured, not skipped (which would put the two within a few ms). The server
+      // sees the gap less the first request's connection set-up, which the second, on the kept
+      // connection, does not pay: under a loaded CI that was 186 ms once (1,314 ms seen).
       const starts = site.requests.filter((a) => a.path === '/' || a.path === '/two').slice(-2);
-      expect(starts[1]!.at - starts[0]!.at).toBeGreaterThanOrEqual(DELAY_MS - 50);
+      expect(starts[1]!.at - starts[0]!.at).toBeGreaterThanOrEqual(DELAY_MS - 500);
     } finally {
       cleanup();
     }
