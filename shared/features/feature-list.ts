@@ -14,6 +14,7 @@
  * The names kept are bounded (`maxNames`): past that, all are dropped at the start of the next
  * link and made again as they come, which costs time, never a different feature.
  */
+import { ownString } from '../tokens/own-string.ts';
 import type { FeatureEmit } from './link-features.ts';
 import { isAttributeFeature, type FeatureVector } from './types.ts';
 
@@ -114,7 +115,7 @@ export class FeatureList implements FeatureSequence {
     }
     let slot = slots.get(value);
     if (slot === undefined) {
-      const name = flat(prefix + value);
+      const name = ownString(prefix + value); // kept for good: flattened once here, not by the first lookup
       slot = { name, attribute: isAttributeFeature(name), stamp: 0, index: 0, owner: undefined, revision: 0, value: undefined };
       slots.set(name.slice(prefix.length), slot); // a key of its own, not the caller's string
       this.#named++;
@@ -131,14 +132,6 @@ export class FeatureList implements FeatureSequence {
     this.memos[this.length] = slot;
     this.length++;
   }
-}
-
-/**
- * `s` flattened: a concatenation is a rope until something reads it whole; a name kept for good
- * is flattened once here rather than by the first lookup, and holds neither part.
- */
-function flat(s: string): string {
-  return ` ${s}`.slice(1);
 }
 
 /** `presentFeatures`' arrays, reused from call to call: scoring is synchronous and never nests. */

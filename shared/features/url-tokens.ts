@@ -14,6 +14,7 @@
  * Nguyen Thi 2005 ("Fast webpage classification using URL features") segment URLs the same way.
  */
 import { LruCache } from '../tokens/lru-cache.ts';
+import { ownString } from '../tokens/own-string.ts';
 import { readTokens, type Tokenizer } from '../tokens/types.ts';
 
 /** Tokens that name no topic: host boilerplate, file extensions, index pages, punycode prefix. */
@@ -92,11 +93,6 @@ function computeHead(authority: string, directory: string, tokenizer: Tokenizer)
     }
   }
   return { tokens, directories };
-}
-
-/** `s` as a flat string of its own, not a slice keeping a longer one alive (`tokenizer.ts`, `ownString`). */
-function ownString(s: string): string {
-  return ` ${s}`.slice(1);
 }
 
 /**

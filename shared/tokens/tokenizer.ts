@@ -33,6 +33,7 @@
  * profile).
  */
 import { LruCache } from './lru-cache.ts';
+import { ownString } from './own-string.ts';
 import { scanRuns, type RunSink } from './scan-runs.ts';
 import type { ChineseCutter, Tokenizer } from './types.ts';
 
@@ -107,18 +108,6 @@ export function normalizeText(s: string): string {
 
 /** A token must hold at least one letter or digit (drops anything a cutter returns as punctuation). */
 const HAS_WORD_CHAR = /[\p{L}\p{N}]/u;
-
-/**
- * `s` as a string of its own. A substring in V8 may be a "sliced string", a view that keeps the
- * whole string it was cut from alive: an anchor sliced from a page's HTML holds the page. What
- * the tokenizer keeps (cache keys, and tokens, which a model's counts may keep for good) must not
- * hold pages: in the service's soak, 3,974 pages (71 MB) stayed alive through the token cache's
- * keys. Concatenating makes a flat copy of `s` and one more character, and slicing that copy
- * keeps only the copy.
- */
-function ownString(s: string): string {
-  return ` ${s}`.slice(1);
-}
 
 export function createTokenizer(options: TokenizerOptions): CachingTokenizer {
   const { cut } = options;
