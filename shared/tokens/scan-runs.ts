@@ -46,7 +46,12 @@ function classify(codePoint: number): number {
 
 /** Classes of the BMP's code points, filled as they are met (0: not asked yet). */
 const bmpClasses = new Uint8Array(0x10000);
+/**
+ * Astral code points' classes, as met. Bounded: a page is a stranger's, and there are a million
+ * astral code points; past the bound a class is asked of the regular expressions each time.
+ */
 const astralClasses = new Map<number, number>();
+const MAX_ASTRAL_CLASSES = 4096;
 
 function classOf(codePoint: number): number {
   if (codePoint < 0x10000) {
@@ -57,7 +62,7 @@ function classOf(codePoint: number): number {
   let cls = astralClasses.get(codePoint);
   if (cls === undefined) {
     cls = classify(codePoint);
-    astralClasses.set(codePoint, cls);
+    if (astralClasses.size < MAX_ASTRAL_CLASSES) astralClasses.set(codePoint, cls);
   }
   return cls;
 }

@@ -41,6 +41,15 @@ describe('scanRuns', () => {
     }
   });
 
+  it('agrees with the pattern past the bound on astral classes kept, on a text of 9,003 distinct astral code points', () => {
+    // Han (CJK Extension B), letters (mathematical alphanumerics), marks (Kharoshthi), symbols (emoji).
+    const ranges = [0x20000, 0x1d400, 0x10a01, 0x1f300];
+    let text = '';
+    for (let i = 0; i < 3000; i++) for (const start of ranges) text += String.fromCodePoint(start + (i % (start === 0x10a01 ? 3 : 3000))) + (i % 7 === 0 ? ' ' : '');
+    expect(byScan(text)).toEqual(byPattern(text));
+    expect(byScan(text)).toEqual(byPattern(text)); // again, the kept classes and the ones asked anew
+  });
+
   it('agrees with the pattern on random strings of its character classes', () => {
     const random = seededRandom(14);
     const alphabet = ['a', 'Z', '9', 'é', '\u0301', '我', '们', '𠀀', '𝒜', '.', '_', "'", '’', '-', '+', '#', ' ', '，', '/', '\ud800', 'ж', 'カ', '〇'];
