@@ -1,19 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CrawlStore, DEFAULT_STORE_CACHE_KIB, STORE_FILE } from '../../../companion/store/crawl-store.ts';
 import type { FrontierEntry, PageRecord } from '../../../companion/store/records.ts';
+import { useTempStores } from './temp-stores.ts';
 
-let dir: string;
-const open: CrawlStore[] = [];
-
-function store(create = true): CrawlStore {
-  const s = CrawlStore.open(dir, { create });
-  open.push(s);
-  return s;
-}
+const stores = useTempStores('linkscent-store-');
+const store = (create?: boolean) => stores.store(create);
 
 function entry(url: string, score: number, depth = 1, parent: string | null = null): FrontierEntry {
   return { url, score, depth, parent, host: new URL(url).host };
@@ -35,19 +28,11 @@ function page(url: string, overrides: Partial<PageRecord> = {}): PageRecord {
   };
 }
 
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'linkscent-store-'));
-});
-afterEach(() => {
-  for (const s of open.splice(0)) s.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
 describe('CrawlStore frontier', () => {
   it('keeps its per-state counts equal to a count of the frontier, through every change of state', () => {
     const s = store();
     const counted = () => {
-      const db = new Database(join(dir, STORE_FILE), { readonly: true });
+      const db = new Database(join(stores.dir, STORE_FILE), { readonly: true });
       try {
         const byState = Object.fromEntries((db.prepare(`SELECT state, count(*) AS n FROM frontier GROUP BY state`).all() as { state: string; n: number }[]).map((r) => [r.state, r.n]));
         return { queued: byState.queued ?? 0, inFlight: byState['in-flight'] ?? 0, done: byState.done ?? 0, dropped: byState.dropped ?? 0 };
@@ -78,8 +63,7 @@ describe('CrawlStore frontier', () => {
     s.enqueue([entry('http://a.test/x', 0.3), entry('http://a.test/y', 0.2)]);
     s.claimNext();
     s.close();
-    open.splice(0);
-    const db = new Database(join(dir, STORE_FILE));
+    const db = new Database(join(stores.dir, STORE_FILE));
     db.exec(`DROP TRIGGER frontier_counts_insert; DROP TRIGGER frontier_counts_update; DROP TRIGGER frontier_counts_delete; DROP TABLE frontier_counts`);
     db.prepare(`INSERT INTO frontier (url, score, depth, host, discovered_at) VALUES ('http://a.test/z', 0.1, 1, 'a.test', 0)`).run();
     db.close();
@@ -134,7 +118,7 @@ describe('CrawlStore frontier', () => {
 
   it('pops through the (state, score DESC, seq) index, without a sort', () => {
     store().close();
-    const db = new Database(join(dir, STORE_FILE), { readonly: true });
+    const db = new Database(join(stores.dir, STORE_FILE), { readonly: true });
     const plan = db
       .prepare(`EXPLAIN QUERY PLAN SELECT * FROM frontier WHERE state = 'queued' ORDER BY score DESC, seq LIMIT 64`)
       .all() as { detail: string }[];
@@ -202,7 +186,7 @@ describe('CrawlStore attempts', () => {
   });
 
   it('adds the attempts column to a store made before it existed, keeping its pages', () => {
-    const old = new Database(join(dir, STORE_FILE));
+    const old = new Database(join(stores.dir, STORE_FILE));
     old.exec(`CREATE TABLE pages (
       seq INTEGER PRIMARY KEY AUTOINCREMENT, url TEXT NOT NULL UNIQUE, final_url TEXT NOT NULL,
       host TEXT NOT NULL, status INTEGER NOT NULL, depth INTEGER NOT NULL, parent TEXT,
@@ -222,8 +206,8 @@ describe('CrawlStore attempts', () => {
 describe('CrawlStore on disk', () => {
   it('refuses to start a crawl over another, or to resume nothing', () => {
     store().close();
-    expect(() => CrawlStore.open(dir, { create: true })).toThrow(/already holds a crawl/);
-    expect(() => CrawlStore.open(join(dir, 'empty'), { create: false })).toThrow(/no crawl to resume/);
+    expect(() => CrawlStore.open(stores.dir, { create: true })).toThrow(/already holds a crawl/);
+    expect(() => CrawlStore.open(join(stores.dir, 'empty'), { create: false })).toThrow(/no crawl to resume/);
   });
 
   it('survives reopening: meta, frontier, pages; in-flight rows go back to the queue', () => {
@@ -242,8 +226,7 @@ describe('CrawlStore on disk', () => {
 
   it('runs in WAL mode with synchronous NORMAL (the WAL is synced by durable()), with SQLite\'s page cache unless told otherwise', () => {
     expect(store().durability()).toEqual({ journalMode: 'wal', synchronous: 1, cacheSize: -DEFAULT_STORE_CACHE_KIB });
-    const served = CrawlStore.open(dir, { create: false, cacheKiB: 512 });
-    open.push(served);
+    const served = stores.store(false, 512);
     expect(served.durability().cacheSize).toBe(-512);
   });
 

@@ -3,21 +3,13 @@
  * real SQLite file: not yet pages for what reads the record, confirmed or undone without a trace,
  * and still marked after the store is closed and opened again, as a killed worker leaves them.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CrawlStore } from '../../../companion/store/crawl-store.ts';
+import { describe, expect, it } from 'vitest';
+import type { CrawlStore } from '../../../companion/store/crawl-store.ts';
 import type { FrontierEntry, PageRecord } from '../../../companion/store/records.ts';
+import { useTempStores } from './temp-stores.ts';
 
-let dir: string;
-const open: CrawlStore[] = [];
-
-function store(create = true): CrawlStore {
-  const s = CrawlStore.open(dir, { create });
-  open.push(s);
-  return s;
-}
+const stores = useTempStores('linkscent-unconfirmed-');
+const store = (create?: boolean) => stores.store(create);
 
 const parent = 'http://seed.test/';
 
@@ -36,14 +28,6 @@ function recordUnconfirmed(s: CrawlStore, url: string, overrides: Partial<PageRe
 }
 
 const urls = (pages: Iterable<PageRecord>) => [...pages].map((p) => p.url);
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'linkscent-unconfirmed-'));
-});
-afterEach(() => {
-  for (const s of open.splice(0)) s.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 describe('unconfirmed pages', () => {
   it('are not yet pages: the record leaves them out, and online learning stops before the first one', () => {
