@@ -25,8 +25,8 @@ export const DEFAULT_TRAP_CAPS: TrapCaps = Object.freeze({
 
 /** Why a URL looks like a trap, or null when it passes every cap. */
 export function trapReason(url: string, caps: TrapCaps = DEFAULT_TRAP_CAPS): string | null {
-  if (url.length > caps.maxUrlLength) return `URL longer than ${caps.maxUrlLength} characters`;
-  return trapReasonOf(url, parseUrl(url), caps);
+  // A URL past the length cap is not parsed: `trapReasonOf` names its length first.
+  return trapReasonOf(url, url.length > caps.maxUrlLength ? undefined : parseUrl(url), caps);
 }
 
 /**
