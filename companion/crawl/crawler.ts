@@ -106,7 +106,7 @@ export async function runCrawl(input: CrawlOptionsInput): Promise<CrawlSummary> 
 /** One run over an open session: the workers, then the summary. */
 async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlSummary> {
   const { store, frontier, jsonl, network } = session;
-  const { fetcher, inScope } = network;
+  const { fetcher, linkRules } = network;
   const state = new CrawlState(store, options, frontier);
   // The seed check's failed robots.txt questions were this crawl's first (see seed-check.ts).
   for (const { host, until, reason } of session.seedRobotsFailures) state.countSeedVerdict(host, until, reason);
@@ -142,7 +142,7 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
     options,
     signal: stop.signal,
     stop: () => stop.abort(new BudgetReached(options.maxPages)),
-    ...(inScope ? { inScope } : {}),
+    linkRules,
     frontier,
     durable: () => store.durable(),
     parse: parsing?.parse ?? parsePage,

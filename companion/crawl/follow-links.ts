@@ -8,23 +8,20 @@
  * one page enters once, with its highest score, lowered by its host's budget step
  * (`host-budget.ts`). The link's context and the page's judgement are kept with the entry when
  * the crawl asks (`keepContexts`): what a re-scoring strategy scores from and `linkscent why` shows.
+ * The depth limit and the page cap are applied here, on the event loop; the other rules never
+ * change during a crawl and are decided where the page is parsed (`link-rules.ts`).
  *
  * Two steps, so that a crawl scores only the links it follows (`process-url.ts`): on the local
  * web of the crawl bench a quarter of a page's links leave the crawl's scope and a third lead to
  * pages already fetched, and scoring them was most of nb's scoring work for nothing.
  */
 import type { LinkContext } from '../../shared/contexts/types.ts';
-import type { PageSegments } from '../../shared/segments/types.ts';
-import { hostOf, parseUrl } from '../../shared/urls/normalize-url.ts';
 import type { FrontierEntry } from '../store/records.ts';
 import type { UrlTask } from './crawl-hooks.ts';
 import type { CrawlOptions } from './crawl-options.ts';
-import { trapReasonOf } from './traps.ts';
 
-/** What following needs besides the page: the crawl's rules and the strategy's wishes. */
-export interface FollowRules extends Pick<CrawlOptions, 'maxDepth' | 'traps'> {
-  /** Which links may be queued (`url-scope.ts`); undefined: every one. */
-  inScope?: (url: string) => boolean;
+/** What following needs besides the page: the crawl's changing rules and the strategy's wishes. */
+export interface FollowRules extends Pick<CrawlOptions, 'maxDepth'> {
   /** Whether a host still takes pages (its page cap). */
   hostOpen(host: string): boolean;
   /** How far below its score a URL of the host is queued (the host budget). */
@@ -38,37 +35,25 @@ export interface FollowRules extends Pick<CrawlOptions, 'maxDepth' | 'traps'> {
 
 /**
  * Whether each of the page's links (`contexts[i]`) may go to the frontier; scores play no part.
- * `hosts`, when given, gets the host of every followed URL, for `frontierEntries`: each URL is
- * parsed once, for its trap shape and its host together (parsing link URLs again and again was
- * 3 % of a breadth-first crawl's event loop on the crawl bench).
+ * `hosts[i]`: the link's host when the fixed rules let it be followed, else null
+ * (`followableHosts` in `link-rules.ts`, decided where the page was parsed); what is left here
+ * changes as the crawl runs: the depth limit and each host's page cap.
  */
-export function linksToFollow(task: UrlTask, finalUrl: string, page: PageSegments, contexts: readonly LinkContext[], rules: FollowRules, hosts?: Map<string, string>): boolean[] {
-  if (page.robots.nofollow || task.depth + 1 > rules.maxDepth) return contexts.map(() => false);
-  const followable = new Set<string>();
-  for (const segment of page.segments) if (segment.kind === 'link' && !segment.nofollow) followable.add(segment.url);
-  // A URL linked several times is judged once.
-  const verdicts = new Map<string, boolean>();
-  return contexts.map(({ url }) => {
-    let verdict = verdicts.get(url);
-    if (verdict === undefined) {
-      verdict = followable.has(url) && url !== finalUrl && url !== task.url;
-      // parseUrl(url)?.hostname is hostOf(url), the host the caps and budgets are keyed on.
-      const parsed = verdict && url.length <= rules.traps.maxUrlLength ? parseUrl(url) : undefined;
-      verdict &&= trapReasonOf(url, parsed, rules.traps) === null && (!rules.inScope || rules.inScope(url));
-      if (verdict) {
-        const host = parsed!.hostname;
-        verdict = host !== '' && rules.hostOpen(host);
-        if (verdict) hosts?.set(url, host);
-      }
-      verdicts.set(url, verdict);
-    }
+export function linksToFollow(task: UrlTask, hosts: readonly (string | null)[], rules: FollowRules): boolean[] {
+  if (task.depth + 1 > rules.maxDepth) return hosts.map(() => false);
+  // A host is asked once per page.
+  const open = new Map<string, boolean>();
+  return hosts.map((host) => {
+    if (host === null) return false;
+    let verdict = open.get(host);
+    if (verdict === undefined) open.set(host, (verdict = rules.hostOpen(host)));
     return verdict;
   });
 }
 
 /**
  * The frontier entries of the followed links: one per URL, with its best score less its host's
- * penalty. `scores[i]` is read only where `followed[i]`. `hosts`: what `linksToFollow` found.
+ * penalty. `scores[i]` is read only where `followed[i]`. `hosts`: what `linksToFollow` was given.
  */
 export function frontierEntries(
   task: UrlTask,
@@ -77,7 +62,7 @@ export function frontierEntries(
   scores: readonly number[],
   followed: readonly boolean[],
   rules: FollowRules,
-  hosts?: ReadonlyMap<string, string>,
+  hosts: readonly (string | null)[],
 ): FrontierEntry[] {
   const { strategyName } = rules;
   if (scores.length !== contexts.length) {
@@ -92,7 +77,7 @@ export function frontierEntries(
     const { url } = context;
     const previous = best.get(url);
     if (!previous || score > previous.score) {
-      const entry: FrontierEntry = { url, score, depth, parent: finalUrl, host: hosts?.get(url) ?? hostOf(url) };
+      const entry: FrontierEntry = { url, score, depth, parent: finalUrl, host: hosts[i]! };
       if (rules.keepContexts) {
         entry.context = { anchor: context.anchor, before: context.before, after: context.after };
         if (rules.onTopic !== undefined) entry.viaOnTopic = rules.onTopic;

@@ -11,7 +11,8 @@
 import type { LinkContext } from '../../shared/contexts/types.ts';
 import { hostOf } from '../../shared/urls/normalize-url.ts';
 import type { FetchedPage, RobotsAccess } from '../fetch/types.ts';
-import type { ParsedPage } from '../parse/parse-page.ts';
+import type { PageToParse, ParsedPage } from '../parse/parse-page.ts';
+import type { CompiledLinkRules } from './link-rules.ts';
 import type { Frontier, MaybePromise } from './frontier.ts';
 import type { FrontierEntry, FrontierRow, PageExtras, PageRecord, StoredText } from '../store/records.ts';
 import { serializePage } from '../warc/warc-records.ts';
@@ -47,15 +48,15 @@ export interface UrlContext {
   fetcher: CrawlFetcher;
   /** The crawl's WARC files, when it writes them (`crawl --warc`). */
   warc?: WarcWriter;
-  /** Which links may be queued (`url-scope.ts`); undefined: every one. */
-  inScope?: (url: string) => boolean;
+  /** The crawl's fixed link rules (traps, scope): applied where each page is parsed (`link-rules.ts`). */
+  linkRules: CompiledLinkRules;
   /** How far below its score a URL of the host is queued (`host-budget.ts`; 0 without one). */
   hostPenalty(host: string): number;
   /**
-   * A page's segments and link contexts at `window`: from a parse thread (`parse/parse-pool.ts`),
-   * or parsed on the event loop when the crawl has none.
+   * A page parsed (its segments, its link contexts, its followable hosts): by a parse thread
+   * (`parse/parse-pool.ts`), or on the event loop when the crawl has none.
    */
-  parse(html: string, pageUrl: string, window: number): MaybePromise<ParsedPage>;
+  parse(job: PageToParse): MaybePromise<ParsedPage>;
   /** Called after each page's transaction, before its pageStored hooks (host budget, online learning). */
   recorded?(record: PageRecord): void;
   /** Where recorded pages wait for the disk before their line and hooks (`page-reports.ts`). */
@@ -156,11 +157,16 @@ async function parseAndScore(
   attempts: number,
 ): Promise<{ record: PageRecord; children: FrontierEntry[]; text?: StoredText }> {
   const record = fetchedRecord(task, fetched, attempts);
-  if (fetched.outcome !== 'ok' || fetched.html === undefined) return { record, children: [] };
+  // The body undecoded when the fetcher kept it so (`fetch/html-bytes.ts`): read `html` here and
+  // the event loop would decode it.
+  const html = fetched.outcome === 'ok' ? (fetched.body ?? fetched.html) : undefined;
+  if (html === undefined) return { record, children: [] };
 
   const { options, state } = ctx;
-  const parsing = ctx.parse(fetched.html, fetched.finalUrl, options.strategy.contextWindow ?? options.window);
-  const { page, contexts } = parsing instanceof Promise ? await parsing : parsing;
+  const window = options.strategy.contextWindow ?? options.window;
+  const parsing = ctx.parse({ html, pageUrl: fetched.finalUrl, window, links: { askedUrl: task.url, rules: ctx.linkRules } });
+  const { page, contexts, hosts } = parsing instanceof Promise ? await parsing : parsing;
+  if (!hosts) throw new Error('the parse gave no followable hosts'); // asked for with `links`, always given
   const parsed = { task, fetched, page, contexts };
   await runHooks(options.hooks, 'afterParse', parsed);
 
@@ -170,8 +176,6 @@ async function parseAndScore(
   const onTopic = relevance === undefined ? undefined : relevance >= options.relevanceThreshold;
   const rules: FollowRules = {
     maxDepth: options.maxDepth,
-    traps: options.traps,
-    inScope: ctx.inScope,
     hostOpen: (host) => state.hostOpen(host),
     hostPenalty: ctx.hostPenalty,
     strategyName: options.strategy.name,
@@ -180,8 +184,7 @@ async function parseAndScore(
     keepContexts: true,
     onTopic,
   };
-  const hosts = new Map<string, string>();
-  const followed = linksToFollow(task, fetched.finalUrl, page, contexts, rules, hosts);
+  const followed = linksToFollow(task, hosts, rules);
   const { scores, queued } = scoreLinks(ctx, { url: fetched.finalUrl, page, depth: task.depth, score: task.score, onTopic }, contexts, followed);
   const children = frontierEntries(task, fetched.finalUrl, contexts, scores, queued, rules, hosts);
   await runHooks(options.hooks, 'linksScored', { ...parsed, scores, followed });

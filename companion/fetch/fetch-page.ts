@@ -10,7 +10,7 @@
  * stay in the frontier and are fetched again on resume).
  */
 import type { Dispatcher } from 'undici';
-import { decodeHtml, type CharsetSource } from './charset.ts';
+import { decodeOnRead } from './html-bytes.ts';
 import { binaryReason, isHtmlType, isUnknownType, mimeEssence, sniffUntyped, SNIFF_BYTES } from './content-sniff.ts';
 import { classifyFetchFailure, isRetryable } from './fetch-errors.ts';
 import type { FetchOptions } from './fetch-options.ts';
@@ -18,7 +18,7 @@ import { sharedAgent } from './http-agent.ts';
 import { ACCEPT_HTML, REDIRECT_STATUSES, discardBody, dropBody, headerValue, sendGet, sentRequest, withDeadline, type ResponseHead } from './http-exchange.ts';
 import { BodyReader } from './response-body.ts';
 import { parseRetryAfter } from './retry-policy.ts';
-import type { FetchedPage, FetchOutcome, RobotsCheck } from './types.ts';
+import type { FetchedPage, FetchOutcome, HtmlBytes, RobotsCheck } from './types.ts';
 
 export interface FetchPageOptions extends FetchOptions {
   /**
@@ -45,7 +45,7 @@ export async function fetchPage(url: string, options: FetchPageOptions, dispatch
   const done = (ending: Ending): FetchedPage => {
     const page: FetchedPage = { url, redirects, ...ending };
     if (page.outcome !== 'ok' && page.retryable === undefined) page.retryable = isRetryable(page);
-    return page;
+    return page.body ? decodeOnRead({ ...page, body: page.body }) : page;
   };
   const fail = (finalUrl: string, status: number, outcome: FetchOutcome, error: string): FetchedPage =>
     done({ finalUrl, status, contentType: '', bytes: 0, outcome, error });
@@ -194,11 +194,9 @@ async function readPage(url: string, head: ResponseHead, options: FetchPageOptio
     }
   }
   if ((await reader.readAll()) === 'over-limit') return { ...tooLarge(), contentType };
-  const decoded = decodeHtml(reader.bytes(), contentTypeHeader);
-  return {
-    ...base, ...sizes(), contentType, ...(sniffed ? { sniffed } : {}),
-    charset: decoded.charset, charsetSource: decoded.source, html: decoded.text, outcome: 'ok',
-  };
+  // Decoded when `html` is first read (`fetchPage`'s `done`, `html-bytes.ts`): by a crawl, on a parse thread.
+  const html: HtmlBytes = { bytes: reader.bytes(), ...(contentTypeHeader !== undefined ? { contentType: contentTypeHeader } : {}) };
+  return { ...base, ...sizes(), contentType, ...(sniffed ? { sniffed } : {}), body: html, outcome: 'ok' };
 }
 
 function isHttp(url: URL): boolean {

@@ -26,8 +26,13 @@ export interface FetchedPage {
   bytes: number;
   /** Each redirect target in order, including a refused last one; empty when none. */
   redirects: string[];
-  /** Decoded text, only for HTML pages read in full (`outcome: 'ok'`). */
+  /** Decoded text, only for HTML pages read in full (`outcome: 'ok'`); decoded from `body` on first read when it is given. */
   html?: string;
+  /**
+   * The undecoded body of an HTML page read in full, when the fetcher left decoding to whoever
+   * reads `html` (`html-bytes.ts`): a crawl decodes it on a parse thread.
+   */
+  body?: HtmlBytes;
   outcome: FetchOutcome;
   /** One clear line when outcome is not 'ok'. */
   error?: string;
@@ -43,6 +48,12 @@ export interface FetchedPage {
   retryAfterMs?: number;
   /** The last exchange as on the wire, for a page read in full (`ok`) when the caller asked (`keepRaw`). */
   raw?: RawExchange;
+}
+
+/** An HTML body as read (content coding undone) and the Content-Type header it came with, whose charset is evidence (`charset.ts`). */
+export interface HtmlBytes {
+  bytes: Uint8Array;
+  contentType?: string;
 }
 
 /**

@@ -10,7 +10,10 @@
  *
  * A pool of threads (`worker_threads`), each running `parsePage` (`parse-page.ts`), the function
  * the event loop runs when there are none: a page's segments and contexts are the same on either
- * (test/companion/parse). A page goes to the thread with the fewest pages waiting. Until a thread
+ * (test/companion/parse). A page goes to the thread with the fewest pages waiting. What crosses
+ * over is kept small for the event loop, which pays for it: a page's bytes go as they are (their
+ * buffer moved, not copied; the thread decodes them), and its segments come back packed
+ * (`packed-page.ts`). A crawl's link rules are sent to a thread once, before its first page. Until a thread
  * has loaded (its script bundled, `thread-script.ts`, then run: about 200 ms at start), pages are
  * parsed on the event loop, so the first requests do not wait for it.
  *
@@ -22,8 +25,10 @@
  * many): `acquireParsePool`. Idle threads do not keep the process alive.
  */
 import { Worker } from 'node:worker_threads';
-import type { ParseReply, ParseRequest } from './parse-messages.ts';
-import { parsePage, type ParsedPage } from './parse-page.ts';
+import type { CompiledLinkRules } from '../crawl/link-rules.ts';
+import { unpackPage } from './packed-page.ts';
+import type { PageRequest, ParseReply, ParseRequest } from './parse-messages.ts';
+import { parsePage, type PageToParse, type ParsedPage } from './parse-page.ts';
 import { MAX_PARSE_THREADS } from './thread-count.ts';
 import { parseThreadScript } from './thread-script.ts';
 
@@ -55,6 +60,8 @@ interface Waiting {
 class ParseThread {
   readonly #worker: Worker;
   readonly #waiting = new Map<number, Waiting>();
+  /** The numbers of the link rules this thread has been sent. */
+  readonly #rules = new Set<number>();
   #ready = false;
   #gone = false;
   #settleLoad!: () => void;
@@ -94,13 +101,34 @@ class ParseThread {
     return this.#waiting.size;
   }
 
-  parse(request: ParseRequest): Promise<ParsedPage> {
+  /** `rules`: the link rules the page names, sent first unless this thread has them. */
+  parse(request: PageRequest, rules: CompiledLinkRules | undefined): Promise<ParsedPage> {
     return new Promise((resolve, reject) => {
       // A thread holding pages keeps the process alive: the crawl awaits them.
       if (this.#waiting.size === 0) this.#worker.ref();
       this.#waiting.set(request.id, { resolve, reject });
-      this.#worker.postMessage(request);
+      if (request.links && rules && !this.#rules.has(request.links.rules)) {
+        this.#rules.add(request.links.rules);
+        this.#post({ rules: request.links.rules, source: rules.source });
+      }
+      if (typeof request.html === 'string') {
+        this.#post(request);
+      } else {
+        // A copy of the bytes, whose buffer moves to the thread: the page keeps its own (its
+        // WARC record, a hook reading its text), which may also be a view into a larger one.
+        const bytes = new Uint8Array(request.html.bytes);
+        this.#post({ ...request, html: { ...request.html, bytes } }, [bytes.buffer]);
+      }
     });
+  }
+
+  /** Tells the thread it may drop the rules numbered `id`, if it was sent them. */
+  forget(id: number): void {
+    if (this.#rules.delete(id) && !this.#gone) this.#post({ forget: id });
+  }
+
+  #post(message: ParseRequest, transfer: ArrayBuffer[] = []): void {
+    this.#worker.postMessage(message, transfer);
   }
 
   async terminate(): Promise<void> {
@@ -119,7 +147,7 @@ class ParseThread {
     this.#waiting.delete(reply.id);
     if (this.#waiting.size === 0) this.#worker.unref();
     if ('parsed' in reply) {
-      waiting.resolve(reply.parsed);
+      waiting.resolve({ ...reply.parsed, page: unpackPage(reply.parsed.page) });
     } else {
       const error = new Error(reply.error.message);
       error.name = reply.error.name;
@@ -137,6 +165,9 @@ export class ParsePool {
   readonly #listeners = new Set<(line: string) => void>();
   #deaths = 0;
   #nextId = 0;
+  /** The number each crawl's link rules go to the threads under. */
+  readonly #ruleIds = new WeakMap<CompiledLinkRules, number>();
+  #nextRulesId = 0;
   #closed = false;
 
   constructor(size: number, options: ParsePoolOptions = {}) {
@@ -160,16 +191,31 @@ export class ParsePool {
   }
 
   /**
-   * The page's segments and contexts: from the least busy thread, or parsed here and now while no
-   * thread is ready. Rejects with the parse's own error, or with one naming a thread that died.
+   * The page parsed (`parsePage`): by the least busy thread, or here and now while no thread is
+   * ready. Rejects with the parse's own error, or with one naming a thread that died.
    */
-  parse(html: string, pageUrl: string, window: number): ParsedPage | Promise<ParsedPage> {
+  parse(job: PageToParse): ParsedPage | Promise<ParsedPage> {
     let thread: ParseThread | undefined;
     for (const candidate of this.#threads) {
       if (candidate.usable && (!thread || candidate.waiting < thread.waiting)) thread = candidate;
     }
-    if (!thread || this.#closed) return parsePage(html, pageUrl, window);
-    return thread.parse({ id: this.#nextId++, html, pageUrl, window });
+    if (!thread || this.#closed) return parsePage(job);
+    const { html, pageUrl, window, links } = job;
+    const request: PageRequest = { id: this.#nextId++, html, pageUrl, window };
+    if (links) {
+      let rules = this.#ruleIds.get(links.rules);
+      if (rules === undefined) this.#ruleIds.set(links.rules, (rules = this.#nextRulesId++));
+      request.links = { askedUrl: links.askedUrl, rules };
+    }
+    return thread.parse(request, links?.rules);
+  }
+
+  /** The crawl that used `rules` has ended: the threads drop them. */
+  forget(rules: CompiledLinkRules): void {
+    const id = this.#ruleIds.get(rules);
+    if (id === undefined) return;
+    this.#ruleIds.delete(rules);
+    for (const thread of this.#threads) thread.forget(id);
   }
 
   /** Resolves once every thread started so far has loaded (or died): pages go to threads from then on. */
@@ -216,7 +262,7 @@ const shared = new Map<number, { pool: ParsePool; users: number }>();
 export interface ParsePoolLease {
   readonly pool: ParsePool;
   parse: ParsePool['parse'];
-  /** Done with the pool: the last crawl to release it stops its threads. */
+  /** Done with the pool: the threads drop the crawl's link rules, and the last crawl to release it stops them. */
   release(): Promise<void>;
 }
 
@@ -233,14 +279,19 @@ export function acquireParsePool(threads: number, log: (line: string) => void): 
   entry.users++;
   const { pool } = entry;
   const unlisten = pool.listen(log);
+  const rulesUsed = new Set<CompiledLinkRules>();
   let released = false;
   return {
     pool,
-    parse: (html, pageUrl, window) => pool.parse(html, pageUrl, window),
+    parse: (job) => {
+      if (job.links) rulesUsed.add(job.links.rules);
+      return pool.parse(job);
+    },
     async release() {
       if (released) return;
       released = true;
       unlisten();
+      for (const rules of rulesUsed) pool.forget(rules);
       const current = shared.get(threads);
       if (!current || current.pool !== pool || --current.users > 0) return;
       shared.delete(threads);

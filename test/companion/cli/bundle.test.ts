@@ -11,7 +11,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ParseReply } from '../../../companion/parse/parse-messages.ts';
+import { compileLinkRules } from '../../../companion/crawl/link-rules.ts';
+import { DEFAULT_TRAP_CAPS } from '../../../companion/crawl/traps.ts';
+import { unpackPage } from '../../../companion/parse/packed-page.ts';
+import type { ParseReply, ParseRequest } from '../../../companion/parse/parse-messages.ts';
 import { parsePage } from '../../../companion/parse/parse-page.ts';
 import { REPO_ROOT, runCli, type CliResult } from '../support/run-cli.ts';
 
@@ -54,6 +57,8 @@ describe('the command line bundle', () => {
     const code = readFileSync(join(REPO_ROOT, OUT, 'parse-thread.cjs'), 'utf8');
     const html = readFileSync(join(REPO_ROOT, 'test/fixtures/html/news-portal-zh.html'), 'utf8');
     const pageUrl = 'http://news.test/index.html';
+    const bytes = new TextEncoder().encode(html);
+    const rules = compileLinkRules({ traps: DEFAULT_TRAP_CAPS, scope: { scope: 'seed-domains', allow: [], deny: [] }, seeds: [pageUrl] });
     const thread = new Worker(code, { eval: true });
     try {
       const replies: ParseReply[] = [];
@@ -61,12 +66,17 @@ describe('the command line bundle', () => {
         thread.on('error', reject);
         thread.on('message', (reply: ParseReply) => {
           replies.push(reply);
-          if ('ready' in reply) thread.postMessage({ id: 1, html, pageUrl, window: 80 });
-          else resolve(reply);
+          if (!('ready' in reply)) return resolve(reply);
+          // The page as bytes, with the crawl's link rules sent first, as a crawl sends them (parse-pool.ts).
+          thread.postMessage({ rules: 7, source: rules.source } satisfies ParseRequest);
+          thread.postMessage({ id: 1, html: { bytes, contentType: 'text/html' }, pageUrl, window: 80, links: { askedUrl: pageUrl, rules: 7 } } satisfies ParseRequest);
         });
       });
       expect(replies[0]).toEqual({ ready: true });
-      expect(parsed).toEqual({ id: 1, parsed: parsePage(html, pageUrl, 80) });
+      if (!('parsed' in parsed)) throw new Error(`the thread answered ${JSON.stringify(parsed)}`);
+      const here = parsePage({ html, pageUrl, window: 80, links: { askedUrl: pageUrl, rules } });
+      expect(here.hosts!.some((host) => host !== null)).toBe(true);
+      expect({ ...parsed.parsed, page: unpackPage(parsed.parsed.page) }).toEqual(here);
     } finally {
       await thread.terminate();
     }

@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acquireParsePool, MAX_RESTARTS, ParsePool } from '../../../companion/parse/parse-pool.ts';
 import { parsePage } from '../../../companion/parse/parse-page.ts';
+import { compileLinkRules } from '../../../companion/crawl/link-rules.ts';
+import { DEFAULT_TRAP_CAPS } from '../../../companion/crawl/traps.ts';
+import { MAX_LINKS_PER_PAGE } from '../../../shared/contexts/extract-contexts.ts';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/html');
 const pages = readdirSync(FIXTURES)
@@ -27,7 +30,7 @@ function startPool(size: number, entry?: URL): ParsePool {
 /** Resolves once the pool hands pages to a thread rather than parsing them here. */
 async function threadsReady(pool: ParsePool): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    const parsing = pool.parse('<p>x</p>', 'http://site.test/', 80);
+    const parsing = pool.parse({ html: '<p>x</p>', pageUrl: 'http://site.test/', window: 80 });
     if (parsing instanceof Promise) {
       await parsing.catch(() => {});
       return;
@@ -43,26 +46,68 @@ describe('ParsePool', () => {
     const pool = startPool(2);
     await threadsReady(pool);
     for (const window of [20, 80]) {
-      const fromThreads = await Promise.all(pages.map(({ html, url }) => pool.parse(html, url, window)));
+      const fromThreads = await Promise.all(pages.map(({ html, url }) => pool.parse({ html, pageUrl: url, window })));
       pages.forEach(({ html, url }, i) => {
-        const here = parsePage(html, url, window);
+        const here = parsePage({ html, pageUrl: url, window });
         expect(here.contexts.length).toBeGreaterThan(0);
         expect(fromThreads[i]).toEqual(here);
       });
     }
   });
 
+  it("gives each page sent as bytes, with a crawl's link rules, what the same parse gives here: text, segments, contexts, hosts", async () => {
+    const pool = startPool(2);
+    await threadsReady(pool);
+    const rules = compileLinkRules({ traps: { ...DEFAULT_TRAP_CAPS, maxPathSegments: 2 }, scope: { scope: 'seed-hosts', allow: [], deny: [] }, seeds: ['http://site.test/'] });
+    const jobs = pages.map(({ html, url }) => ({ html: { bytes: new TextEncoder().encode(html), contentType: 'text/html' }, pageUrl: url, window: 80, links: { askedUrl: url, rules } }));
+    const fromThreads = await Promise.all(jobs.map((job) => pool.parse(job)));
+    const verdicts = new Set<boolean>();
+    jobs.forEach((job, i) => {
+      const here = parsePage(job);
+      for (const host of here.hosts!) verdicts.add(host !== null);
+      expect(fromThreads[i]).toEqual(here);
+      expect(job.html.bytes.byteLength).toBeGreaterThan(0); // the page keeps its bytes: a copy moved
+    });
+    expect([...verdicts].sort()).toEqual([false, true]); // some links followable, some not
+  });
+
+  it("sends a crawl's link rules again to threads told to forget them", async () => {
+    const pool = startPool(1);
+    await threadsReady(pool);
+    const rules = compileLinkRules({ traps: DEFAULT_TRAP_CAPS, scope: { scope: 'any', allow: [], deny: [] }, seeds: [] });
+    const job = { html: pages[0]!.html, pageUrl: pages[0]!.url, window: 80, links: { askedUrl: pages[0]!.url, rules } };
+    const first = await pool.parse(job);
+    pool.forget(rules);
+    expect(await pool.parse(job)).toEqual(first);
+  });
+
+  it('parses a hostile page of 100,000 links within its heap: its first MAX_LINKS_PER_PAGE links judged, the thread alive', async () => {
+    const pool = startPool(1);
+    const lines: string[] = [];
+    pool.listen((line) => lines.push(line));
+    await threadsReady(pool);
+    const links = Array.from({ length: 100_000 }, (_, i) => `<a href="/${i % 7 === 0 ? 'a/a/a/a/' : ''}p${i}?${'q'.repeat(i % 300)}">link ${i}</a>`).join(' ');
+    const rules = compileLinkRules({ traps: DEFAULT_TRAP_CAPS, scope: { scope: 'seed-hosts', allow: [], deny: [] }, seeds: ['http://site.test/'] });
+    const parsed = await pool.parse({ html: `<p>${links}</p>`, pageUrl: 'http://site.test/', window: 80, links: { askedUrl: 'http://site.test/', rules } });
+    expect(parsed.contexts).toHaveLength(MAX_LINKS_PER_PAGE);
+    expect(parsed.hosts).toHaveLength(MAX_LINKS_PER_PAGE);
+    const followed = parsed.hosts!.filter((host) => host !== null).length;
+    expect(followed).toBeGreaterThan(0);
+    expect(followed).toBeLessThan(MAX_LINKS_PER_PAGE); // not the traps nor the long queries
+    expect(lines).toEqual([]);
+  });
+
   it('parses on this thread while no thread is ready, so the first pages do not wait', () => {
     const pool = startPool(1);
-    const parsed = pool.parse(pages[0]!.html, pages[0]!.url, 80);
+    const parsed = pool.parse({ html: pages[0]!.html, pageUrl: pages[0]!.url, window: 80 });
     expect(parsed).not.toBeInstanceOf(Promise);
-    expect(parsed).toEqual(parsePage(pages[0]!.html, pages[0]!.url, 80));
+    expect(parsed).toEqual(parsePage({ html: pages[0]!.html, pageUrl: pages[0]!.url, window: 80 }));
   });
 
   it("hands a parse's error back with its name and message", async () => {
     const pool = startPool(1, new URL('./fixtures/erring-thread.mjs', import.meta.url));
     await threadsReady(pool);
-    const error = await Promise.resolve(pool.parse('<p>x</p>', 'http://site.test/a', 80)).catch((e: unknown) => e);
+    const error = await Promise.resolve(pool.parse({ html: '<p>x</p>', pageUrl: 'http://site.test/a', window: 80 })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
     expect(error).toMatchObject({ name: 'TypeError', message: 'cannot parse http://site.test/a' });
   });
@@ -78,16 +123,16 @@ describe('ParsePool', () => {
     }
     expect(lines[0]).toBe('crawl: a parse thread stopped (exit code 3); starting another');
     expect(lines.at(-1)).toBe(`crawl: a parse thread stopped (exit code 3), the ${MAX_RESTARTS + 1}th time; parsing on the main thread from now on`);
-    const parsed = pool.parse(pages[0]!.html, pages[0]!.url, 80);
-    expect(parsed).toEqual(parsePage(pages[0]!.html, pages[0]!.url, 80));
+    const parsed = pool.parse({ html: pages[0]!.html, pageUrl: pages[0]!.url, window: 80 });
+    expect(parsed).toEqual(parsePage({ html: pages[0]!.html, pageUrl: pages[0]!.url, window: 80 }));
   });
 
   it('rejects the page a thread held when it died, with one line naming what happened', async () => {
     const pool = startPool(1, new URL('./fixtures/dying-thread.mjs', import.meta.url));
-    let parsing = pool.parse('<p>x</p>', 'http://site.test/b', 80);
+    let parsing = pool.parse({ html: '<p>x</p>', pageUrl: 'http://site.test/b', window: 80 });
     for (let i = 0; i < 200 && !(parsing instanceof Promise); i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      parsing = pool.parse('<p>x</p>', 'http://site.test/b', 80);
+      parsing = pool.parse({ html: '<p>x</p>', pageUrl: 'http://site.test/b', window: 80 });
     }
     await expect(parsing).rejects.toThrow('the parse thread stopped while parsing the page: exit code 3');
   });
@@ -111,7 +156,7 @@ describe('acquireParsePool', () => {
     await a.release();
     await b.release();
     await threadsReady(c.pool); // still running for c
-    expect(await c.parse(pages[1]!.html, pages[1]!.url, 80)).toEqual(parsePage(pages[1]!.html, pages[1]!.url, 80));
+    expect(await c.parse({ html: pages[1]!.html, pageUrl: pages[1]!.url, window: 80 })).toEqual(parsePage({ html: pages[1]!.html, pageUrl: pages[1]!.url, window: 80 }));
     await c.release();
     await c.release(); // a second release is a no-op
     const d = acquireParsePool(1, () => {});
