@@ -11,11 +11,11 @@
  * A pool of threads (`worker_threads`), each running `parsePage` (`parse-page.ts`), the function
  * the event loop runs when there are none: a page's segments and contexts are the same on either
  * (test/companion/parse). A page goes to the thread with the fewest pages waiting. What crosses
- * over is kept small for the event loop, which pays for it: a page's bytes go as they are (their
- * buffer moved, not copied; the thread decodes them), and its segments come back packed
- * (`packed-page.ts`). A crawl's link rules are sent to a thread once, before its first page. Until a thread
- * has loaded (its script bundled, `thread-script.ts`, then run: about 200 ms at start), pages are
- * parsed on the event loop, so the first requests do not wait for it.
+ * over is kept cheap for the event loop, which pays for it: a page goes as its undecoded bytes
+ * (one copy, whose buffer is moved rather than cloned; the thread decodes it), and its segments
+ * come back packed (`packed-page.ts`). A crawl's link rules are sent to a thread once, before
+ * its first page. Until a thread has loaded (its script bundled, `thread-script.ts`, then run:
+ * about 200 ms at start), pages are parsed on the event loop, so the first requests do not wait.
  *
  * A thread that dies (its heap's limit reached on a hostile page, a crash) fails the pages it
  * held, each with one line naming what happened, and a new one takes its place; after
