@@ -154,6 +154,11 @@ export class OnlineLearner {
   readonly #parentOf = new Map<string, string>();
   /** A page's URL (requested and final) → the learned link into it. */
   readonly #inbound = new Map<string, Learned>();
+  /**
+   * The strategy hears of every frontier row that changes (`CrawlStore.onFrontierRowChanged`), so
+   * a re-scoring reads the texts of only the rows whose features it did not keep (`#rescoredHeads`).
+   */
+  readonly #toldOfChanges: boolean;
 
   constructor(
     private readonly store: CrawlStore,
@@ -165,6 +170,10 @@ export class OnlineLearner {
   ) {
     if (!Number.isInteger(options.every) || options.every < 1) throw new RangeError(`online learning: every must be a whole number ≥ 1, got ${options.every}`);
     this.#seq = store.getMeta<MetaState>('online')?.seq ?? 0;
+    const { forgetKept } = strategy;
+    // Not on a shared frontier: other processes change its rows, and its re-scoring reads Redis.
+    this.#toldOfChanges = forgetKept !== undefined && strategy.rescoreKept !== undefined && options.shared === undefined;
+    if (this.#toldOfChanges) store.onFrontierRowChanged((url) => forgetKept!.call(strategy, url));
     this.#replay();
   }
 
@@ -216,11 +225,10 @@ export class OnlineLearner {
   update(): UpdateSummary {
     if (this.options.shared) throw new Error('online learning: a shared model is updated by updateShared()');
     const learned = this.#learn();
-    const rows = this.#rescoreRows();
     // Nothing runs between reading these rows and saving, so a row whose new score equals the one
     // it holds is left as it is: the same store, one UPDATE fewer (in the crawl bench's nb crawl,
     // in most updates about 690 of the ~1,000 rows, sent back with a value below 2⁻⁵³, keep −1 exactly).
-    const { scores, scored } = this.#rescored(rows, true);
+    const { scores, scored } = this.#toldOfChanges ? this.#rescoredHeads() : this.#rescored(this.#rescoreRows(), true);
     return { ...this.#save(learned, scores), rescored: scored };
   }
 
@@ -359,6 +367,27 @@ export class OnlineLearner {
       if (!changedOnly || score !== row.score) scores.push({ url: row.url, host: row.host, score });
     }
     return { scores, scored };
+  }
+
+  /**
+   * `#rescored(#rescoreRows(), true)`, the same scores, reading the texts of only the rows whose
+   * features the strategy did not keep: it heard of every row changed since it kept them, so a
+   * kept row's text is the one it was kept with (`CrawlStrategy.rescoreKept`). Reading every
+   * row's three texts was two thirds of reading the head (issue 14).
+   */
+  #rescoredHeads(): { scores: { url: string; host: string; score: number }[]; scored: number } {
+    const { rescore, rescoreKept } = this.strategy;
+    const scores: { url: string; host: string; score: number }[] = [];
+    if (!rescore || !rescoreKept || this.options.rescoreTop === 0) return { scores, scored: 0 };
+    const heads = this.store.queuedHeads(this.options.rescoreTop).filter((head) => head.hasText);
+    const values = heads.map((head) => rescoreKept.call(this.strategy, head));
+    const texts = this.store.queuedTexts(heads.filter((_, i) => values[i] === undefined).map((head) => head.url));
+    heads.forEach((head, i) => {
+      const value = values[i] ?? rescore.call(this.strategy, { ...head, context: texts.get(head.url)! });
+      const score = value - this.hostPenalty(head.host);
+      if (score !== head.score) scores.push({ url: head.url, host: head.host, score });
+    });
+    return { scores, scored: heads.length };
   }
 
   /** Resume: the stored examples back into the models, and the discovery tree rebuilt. */

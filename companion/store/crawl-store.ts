@@ -13,7 +13,7 @@ import { WalSync } from './wal-sync.ts';
 import type { LabeledLink } from '../../shared/model/types.ts';
 import { hostOf } from '../../shared/urls/normalize-url.ts';
 import { FrontierQueries, type ClaimDecision } from './frontier-queries.ts';
-import { NOT_REQUESTED_OUTCOMES, type FrontierEntry, type FrontierRow, type LearnedLink, type LinkText, type PageExtras, type PageRecord, type PageStats, type SettledPage, type StoreCounts } from './records.ts';
+import { NOT_REQUESTED_OUTCOMES, type FrontierEntry, type FrontierRow, type LearnedLink, type LinkText, type PageExtras, type PageRecord, type PageStats, type QueuedHead, type SettledPage, type StoreCounts } from './records.ts';
 import { PageExtrasQueries } from './page-extras-queries.ts';
 import { UnconfirmedPages } from './unconfirmed-pages.ts';
 import { toPageRecord, type RawPageRow } from './page-rows.ts';
@@ -274,6 +274,21 @@ export class CrawlStore {
   /** The `limit` best queued rows, best first, with their kept link contexts. */
   bestQueued(limit: number): FrontierRow[] {
     return this.#frontier.bestQueued(limit);
+  }
+
+  /** `bestQueued` without the texts (`FrontierQueries.queuedHeads`); `queuedTexts` reads those wanted. */
+  queuedHeads(limit: number): QueuedHead[] {
+    return this.#frontier.queuedHeads(limit);
+  }
+
+  /** The link texts of those of `urls` that hold one. */
+  queuedTexts(urls: readonly string[]): Map<string, LinkText> {
+    return this.#frontier.texts(urls);
+  }
+
+  /** `listener` hears the URL of every frontier row an upsert inserts or changes (`FrontierQueries.onRowChanged`). */
+  onFrontierRowChanged(listener: (url: string) => void): void {
+    this.#frontier.onRowChanged(listener);
   }
 
   /** New scores for queued rows, in one transaction (rows no longer queued are left alone). */

@@ -7,7 +7,7 @@
  * twice however often it is met.
  */
 import type Database from 'better-sqlite3';
-import type { FrontierEntry, FrontierRow } from './records.ts';
+import type { FrontierEntry, FrontierRow, LinkText, QueuedHead } from './records.ts';
 
 /**
  * Rows read per step while looking for a claimable URL (keyset pagination over the index): a
@@ -118,6 +118,10 @@ export class FrontierQueries {
   readonly #markRecordedDone: Database.Statement;
   readonly #counts: Database.Statement;
   readonly #best: Database.Statement;
+  readonly #bestHeads: Database.Statement;
+  readonly #texts: Database.Statement;
+  /** Told the URL of every row an upsert changed (`onRowChanged`). */
+  readonly #rowChanged: ((url: string) => void)[] = [];
   readonly #setScore: Database.Statement;
   readonly #lowerHost: Database.Statement;
   readonly #claimed: Database.Statement;
@@ -152,6 +156,11 @@ export class FrontierQueries {
        WHERE state IN ('queued', 'in-flight') AND url IN (SELECT url FROM pages)`);
     this.#counts = db.prepare(`SELECT state, n FROM frontier_counts`);
     this.#best = db.prepare(`SELECT * FROM frontier WHERE state = 'queued' ORDER BY score DESC, seq LIMIT ?`);
+    // Arrays, not objects, and no text: the texts made up two thirds of reading a re-scoring's rows.
+    this.#bestHeads = db.prepare(`
+      SELECT seq, url, score, depth, parent, host, discovered_at, reason, via_on_topic, claim_rank, anchor IS NOT NULL
+        FROM frontier WHERE state = 'queued' ORDER BY score DESC, seq LIMIT ?`).raw();
+    this.#texts = db.prepare(`SELECT url, anchor, before_text, after_text FROM frontier WHERE url IN (SELECT value FROM json_each(?)) AND anchor IS NOT NULL`).raw();
     this.#setScore = db.prepare(`UPDATE frontier SET score = ? WHERE url = ? AND state = 'queued'`);
     this.#lowerHost = db.prepare(`UPDATE frontier SET score = score - @by WHERE host = @host AND state = 'queued'`);
     this.#claimed = db.prepare(`UPDATE frontier SET state = 'in-flight', reason = NULL, claim_rank = ? WHERE url = ?`);
@@ -160,7 +169,18 @@ export class FrontierQueries {
 
   /** Inserts a new URL or raises a queued one's score. True when a row changed. */
   upsert(entry: FrontierEntry, now: number): boolean {
-    return this.#upsert.run(entryParams(entry, now)).changes > 0;
+    const changed = this.#upsert.run(entryParams(entry, now)).changes > 0;
+    if (changed) for (const listener of this.#rowChanged) listener(entry.url);
+    return changed;
+  }
+
+  /**
+   * `listener` is told the URL of every row an upsert inserts or changes: the only statement that
+   * writes a queued row's link text (its context travels with the better score). What a listener
+   * kept of a row it was not told about since still matches the row's text (`queuedHeads`).
+   */
+  onRowChanged(listener: (url: string) => void): void {
+    this.#rowChanged.push(listener);
   }
 
   /** Those of `urls` that are done or dropped: rows no upsert changes again. */
@@ -176,6 +196,30 @@ export class FrontierQueries {
   /** The `limit` best queued rows, best first (what a re-scoring looks at). */
   bestQueued(limit: number): FrontierRow[] {
     return (this.#best.all(limit) as RawFrontierRow[]).map(toRow);
+  }
+
+  /** `bestQueued` without the rows' texts (`QueuedHead`), in the same order. */
+  queuedHeads(limit: number): QueuedHead[] {
+    const heads: QueuedHead[] = [];
+    type Raw = [number, string, number, number, string | null, string, number, string | null, number | null, number | null, number];
+    for (const [seq, url, score, depth, parent, host, discoveredAt, reason, via, claimRank, hasText] of this.#bestHeads.all(limit) as Raw[]) {
+      // The fields in `toRow`'s order, so a head is the row `bestQueued` gives but for its context.
+      const head: QueuedHead = { seq, url, score, depth, parent, host, discoveredAt, state: 'queued', reason, hasText: hasText === 1 };
+      if (via !== null) head.viaOnTopic = via === 1;
+      if (claimRank !== null) head.claimRank = claimRank;
+      heads.push(head);
+    }
+    return heads;
+  }
+
+  /** The link texts of those of `urls` that hold one, by URL (as `bestQueued` gives them). */
+  texts(urls: readonly string[]): Map<string, LinkText> {
+    const texts = new Map<string, LinkText>();
+    if (urls.length === 0) return texts;
+    for (const [url, anchor, before, after] of this.#texts.all(JSON.stringify(urls)) as [string, string, string | null, string | null][]) {
+      texts.set(url, { anchor, before: before ?? '', after: after ?? '' });
+    }
+    return texts;
   }
 
   /** Sets a queued row's score, up or down (a re-scoring); rows no longer queued are left alone. */

@@ -28,6 +28,15 @@ export interface LinkText {
 }
 
 /** A frontier row as stored. `seq` is discovery order. */
+/**
+ * A queued row as a re-scoring first reads it (`CrawlStore.queuedHeads`): without its link text,
+ * which is read only for the rows whose features the strategy did not keep (`queuedTexts`).
+ */
+export interface QueuedHead extends FrontierRow {
+  /** The row holds a link text (seeds and redirect targets hold none, and are not re-scored). */
+  hasText: boolean;
+}
+
 export interface FrontierRow extends FrontierEntry {
   seq: number;
   discoveredAt: number;

@@ -27,6 +27,8 @@ export class ForkedMap<V> implements CountTable<V> {
   /** Base keys this fork changed or deleted: their base values are not its own any more. */
   readonly #shadowed = new Set<string>();
   #size: number;
+  /** Base values copied so far to be changed (`writable`): each replaced the value a reader held by reference. */
+  #copies = 0;
 
   /** @param copy A copy of a base value deep enough that changing it leaves the base as it was. */
   constructor(base: CountTable<V>, copy: (value: V) => V) {
@@ -37,6 +39,11 @@ export class ForkedMap<V> implements CountTable<V> {
 
   get size(): number {
     return this.#size;
+  }
+
+  /** How many base values this fork has copied to change them (`NbCounts.detached`). */
+  get copies(): number {
+    return this.#copies;
   }
 
   get(key: string): V | undefined {
@@ -76,6 +83,7 @@ export class ForkedMap<V> implements CountTable<V> {
     const base = this.#base.get(key);
     if (base === undefined) return undefined;
     const mine = this.#copy(base);
+    this.#copies++;
     this.#own.set(key, mine);
     this.#shadowed.add(key);
     return mine;

@@ -46,6 +46,7 @@
  * `remove` + `add` and ends with the counts a refit would give.
  */
 import { presentFeatures, type FeatureSequence } from '../features/feature-list.ts';
+import type { FeatureTerms, LevelTerms } from './feature-terms.ts';
 import type { FeatureVector } from '../features/types.ts';
 import type { LevelFeatureRow, LevelHeaderRow } from './types.ts';
 import { ForkedMap, forWriting, type CountTable } from './forked-map.ts';
@@ -67,6 +68,8 @@ interface LevelScoring {
   logPrior: number[];
   /** log θ_jd for each level d, or undefined for a feature outside the vocabulary. */
   terms(feature: string): readonly number[] | undefined;
+  /** `terms`, through the feature's memo record (`feature-terms.ts`), kept there. */
+  termsOf(record: FeatureTerms, feature: string): readonly number[] | undefined;
 }
 
 /** L of a new level classifier: levels 0, 1, 2 and "3 or more". */
@@ -104,6 +107,10 @@ export class LevelClassifier {
   /** Changes whenever the counts do: what `#scoring` derived from them holds while it is the same. */
   #revision = 0;
   #scored: LevelScoring | undefined;
+  /** Bumped whenever a feature enters the vocabulary (see `NbCounts.entered`). */
+  #entered = 0;
+  /** Features deleted from the vocabulary (`remove` to zero occurrences). */
+  #deleted = 0;
 
   constructor(options: LevelClassifierOptions = {}) {
     const levels = options.levels ?? DEFAULT_LEVELS;
@@ -160,6 +167,7 @@ export class LevelClassifier {
       if (!occ) {
         occ = new Array<number>(this.levels).fill(0);
         this.#occurrences.set(feature, occ);
+        this.#entered++;
       }
       occ[level]! += n;
       this.#tokens[level]! += n;
@@ -181,7 +189,10 @@ export class LevelClassifier {
       const occ = forWriting(this.#occurrences, feature)!;
       occ[level]! -= n;
       this.#tokens[level]! -= n;
-      if (occ.every((k) => k === 0)) this.#occurrences.delete(feature);
+      if (occ.every((k) => k === 0)) {
+        this.#occurrences.delete(feature);
+        this.#deleted++;
+      }
     }
     this.#count[level]! -= 1;
     this.#revision++;
@@ -212,14 +223,16 @@ export class LevelClassifier {
    * `posterior` of a vector with those entries gives, to the last bit (the same sums in the same
    * order). A crawl lists a link's features once (`FeatureList`) for both classifiers.
    */
-  posteriorSequence(x: Pick<FeatureSequence, 'length' | 'names' | 'counts'>): number[] {
+  posteriorSequence(x: Pick<FeatureSequence, 'length' | 'names' | 'counts' | 'memos'>): number[] {
     const L = this.levels;
     const scoring = this.#scoring();
     const logJoint = scoring.logPrior.slice();
     if (scoring.trained) {
-      const { names, counts } = x;
+      const { names, counts, memos } = x;
       for (let j = 0; j < x.length; j++) {
-        const terms = scoring.terms(names[j]!);
+        // Through the feature's memo record where the link classifier made one (`feature-terms.ts`).
+        const record = memos?.[j]?.value as FeatureTerms | undefined;
+        const terms = record === undefined ? scoring.terms(names[j]!) : scoring.termsOf(record, names[j]!);
         if (terms === undefined) continue;
         const count = counts[j]!;
         for (let d = 0; d < L; d++) logJoint[d]! += count * terms[d]!;
@@ -311,23 +324,51 @@ export class LevelClassifier {
     const total = this.#tokens.reduce((a, b) => a + b, 0);
     const logDenominator = this.#tokens.map((tokens) => Math.log(tokens + mu));
     const occurrences = this.#occurrences;
+    const revision = this.#revision;
+    const workOut = (occ: readonly number[], value: number[]): number[] => {
+      let pooled = alpha;
+      for (let d = 0; d < L; d++) pooled += occ[d]!;
+      const prior = (mu * pooled) / (total + mu);
+      for (let d = 0; d < L; d++) value[d] = Math.log(occ[d]! + prior) - logDenominator[d]!;
+      return value;
+    };
     const kept = new Map<string, readonly number[] | null>();
     const terms = (feature: string): readonly number[] | undefined => {
       const known = kept.get(feature);
       if (known !== undefined) return known ?? undefined;
       const occ = occurrences.get(feature);
-      let value: number[] | null = null;
-      if (occ) {
-        let pooled = alpha;
-        for (let d = 0; d < L; d++) pooled += occ[d]!;
-        const prior = (mu * pooled) / (total + mu);
-        value = new Array<number>(L);
-        for (let d = 0; d < L; d++) value[d] = Math.log(occ[d]! + prior) - logDenominator[d]!;
-      }
+      const value = occ ? workOut(occ, new Array<number>(L)) : null;
       if (kept.size < MAX_KEPT_TERMS) kept.set(feature, value);
       return value ?? undefined;
     };
-    return (this.#scored = { revision: this.#revision, trained: n > 0, logPrior, terms });
+    // Read once per revision: a record's reference holds while its epoch is unchanged (`NbCounts.detached`).
+    const entered = this.#entered;
+    const detached = this.#detached;
+    const termsOf = (record: FeatureTerms, feature: string): readonly number[] | undefined => {
+      let part: LevelTerms | undefined = record.levels;
+      if (part === undefined || part.owner !== occurrences) {
+        part = record.levels = { owner: occurrences, revision: -1, entry: undefined, epoch: 0, terms: new Array<number>(L) };
+        part.entry = occurrences.get(feature);
+        part.epoch = part.entry === undefined ? entered : detached;
+      } else if (part.revision === revision) {
+        return part.entry === undefined ? undefined : part.terms;
+      } else if (part.entry === undefined ? part.epoch !== entered : part.epoch !== detached) {
+        part.entry = occurrences.get(feature);
+        part.epoch = part.entry === undefined ? entered : detached;
+      }
+      part.revision = revision;
+      return part.entry === undefined ? undefined : workOut(part.entry, part.terms);
+    };
+    return (this.#scored = { revision, trained: n > 0, logPrior, terms, termsOf });
+  }
+
+  /**
+   * Changes whenever a feature's occurrence record stops being the one the table holds for it
+   * (deleted, or copied by a fork to be changed), as `NbCounts.detached`.
+   */
+  get #detached(): number {
+    const occurrences = this.#occurrences;
+    return this.#deleted + (occurrences instanceof ForkedMap ? occurrences.copies : 0);
   }
 
   #checkLevel(level: number): void {

@@ -45,7 +45,8 @@
  */
 import { presentFeatures, type FeatureSequence } from '../features/feature-list.ts';
 import type { FeatureVector } from '../features/types.ts';
-import { checkHeader, NB_FORMS, NbCounts, type NbRows } from './nb-counts.ts';
+import { newFeatureTerms, type FeatureTerms } from './feature-terms.ts';
+import { checkHeader, NB_FORMS, NbCounts, type FeatureCounts, type NbRows } from './nb-counts.ts';
 import type { ClassPair, Contribution, Label, NbFeatureRow, NbForm, NbHeaderRow, Score } from './types.ts';
 
 export type { NbRows } from './nb-counts.ts';
@@ -83,6 +84,8 @@ export class NaiveBayes {
   #logTable: Float64Array | undefined;
   /** Σ_{j∈V} log(1 − P(Fj|Ci)) per class, valid while `revision` matches the counts'. */
   #logAbsent: { counts: NbCounts; revision: number; value: ClassPair } | undefined;
+  /** The terms of a feature scored without a memo (a vector's), reused: used at once, never kept. */
+  readonly #scratch: FeatureTerms = newFeatureTerms();
 
   constructor(options: NaiveBayesOptions) {
     if (!NB_FORMS.includes(options.form)) throw new Error(`NaiveBayes: form must be one of ${NB_FORMS.join(', ')}, got ${JSON.stringify(options.form)}`);
@@ -197,34 +200,35 @@ export class NaiveBayes {
     const logDenominator1 = Math.log((words ? counts.wordTokens[1] : counts.tokens[1]) + alpha * vocabulary);
     const { memos } = x;
     const { revision } = counts;
+    // Read once: the memos' record references hold while these are unchanged (`NbCounts`).
+    const entered = counts.entered;
+    const detached = counts.detached;
     for (let j = 0; j < x.length; j++) {
       const feature = names[j]!;
-      // The feature's terms, or undefined outside V: from its memo while these counts are unchanged.
-      let terms: FeatureTerms | undefined;
+      // The feature's terms under these counts: from its memo while the counts are unchanged; after
+      // a change, worked out again from the counts record the memo holds (no look-up by name while
+      // that record is still the feature's, `NbCounts.detached`), else from a look-up
+      // (`feature-terms.ts`).
       const memo = memos?.[j];
-      if (memo !== undefined && memo.owner === counts && memo.revision === revision) terms = memo.value as FeatureTerms | undefined;
-      else {
-        const featureCounts = counts.features.get(feature);
-        if (featureCounts) {
-          if (this.form === 'bernoulli' || (words && attributes[j])) {
-            // log P(Fj|Ci) − log(1 − P(Fj|Ci)) = log(Count(Fj,Ci) + α) − log(Count_i − Count(Fj,Ci) + α)
-            terms = {
-              bernoulli: true,
-              unit0: this.#logOf(featureCounts.count[0]) - this.#logOf(count0 - featureCounts.count[0]),
-              unit1: this.#logOf(featureCounts.count[1]) - this.#logOf(count1 - featureCounts.count[1]),
-            };
-          } else {
-            // log θ_ji = log(Occ(Fj,Ci) + α) − log(Tokens_i + α|V|), taken n times below
-            terms = { bernoulli: false, unit0: this.#logOf(featureCounts.occurrences[0]) - logDenominator0, unit1: this.#logOf(featureCounts.occurrences[1]) - logDenominator1 };
-          }
+      let terms: FeatureTerms;
+      if (memo !== undefined && memo.owner === counts) {
+        terms = memo.value as FeatureTerms;
+        if (memo.revision !== revision) {
+          if (terms.entry === undefined ? terms.epoch !== entered : terms.epoch !== detached) this.#lookUp(terms, counts, feature, entered, detached);
+          if (terms.entry !== undefined) this.#workOut(terms, terms.entry, words && attributes[j]!, count0, count1, logDenominator0, logDenominator1);
+          memo.revision = revision;
         }
+      } else {
+        terms = memo === undefined ? this.#scratch : newFeatureTerms();
+        this.#lookUp(terms, counts, feature, entered, detached);
+        if (terms.entry !== undefined) this.#workOut(terms, terms.entry, words && attributes[j]!, count0, count1, logDenominator0, logDenominator1);
         if (memo !== undefined) {
           memo.owner = counts;
           memo.revision = revision;
           memo.value = terms;
         }
       }
-      if (!terms) {
+      if (terms.entry === undefined) {
         unseen++;
         continue;
       }
@@ -285,6 +289,28 @@ export class NaiveBayes {
     return model;
   }
 
+  /** `terms.entry`: `feature`'s counts record, or undefined outside V; `epoch` what keeps it valid. */
+  #lookUp(terms: FeatureTerms, counts: NbCounts, feature: string, entered: number, detached: number): void {
+    const entry = counts.features.get(feature);
+    terms.entry = entry;
+    terms.epoch = entry === undefined ? entered : detached;
+  }
+
+  /** A feature's terms from its counts record, under the current counts' class totals. */
+  #workOut(terms: FeatureTerms, featureCounts: FeatureCounts, attribute: boolean, count0: number, count1: number, logDenominator0: number, logDenominator1: number): void {
+    if (this.form === 'bernoulli' || attribute) {
+      // log P(Fj|Ci) − log(1 − P(Fj|Ci)) = log(Count(Fj,Ci) + α) − log(Count_i − Count(Fj,Ci) + α)
+      terms.bernoulli = true;
+      terms.unit0 = this.#logOf(featureCounts.count[0]) - this.#logOf(count0 - featureCounts.count[0]);
+      terms.unit1 = this.#logOf(featureCounts.count[1]) - this.#logOf(count1 - featureCounts.count[1]);
+    } else {
+      // log θ_ji = log(Occ(Fj,Ci) + α) − log(Tokens_i + α|V|), taken n times by the caller
+      terms.bernoulli = false;
+      terms.unit0 = this.#logOf(featureCounts.occurrences[0]) - logDenominator0;
+      terms.unit1 = this.#logOf(featureCounts.occurrences[1]) - logDenominator1;
+    }
+  }
+
   /**
    * log(k + α) for a count k ≥ 0, the one logarithm scoring takes per count (Han et al. 2010,
    * eq. (2)'s smoothed numerators and denominators). Small counts, the great majority, are looked
@@ -335,15 +361,6 @@ function logTable(alpha: number): Float64Array {
 
 const ZERO_PAIR: Readonly<ClassPair> = [0, 0];
 
-/**
- * A feature's share of log P(x | Ci) under one revision of the counts, what a memo keeps: its
- * Bernoulli term, or its multinomial log θ_ji that a count n multiplies (n · log θ_ji).
- */
-interface FeatureTerms {
-  bernoulli: boolean;
-  unit0: number;
-  unit1: number;
-}
 
 /** log(e^a + e^b) without overflow: max + log1p(e^−|a−b|). */
 export function logSumExp(a: number, b: number): number {

@@ -62,6 +62,14 @@ export interface CrawlStrategy {
    */
   rescore?(row: FrontierRow & { context: LinkText }): number;
   /**
+   * `rescore` of a queued row from what the strategy kept of it at its last `rescore`, without its
+   * text; undefined when it kept nothing. The caller vouches that the row's text is the one that
+   * `rescore` saw: it was told of every change to the row since (`forgetKept`).
+   */
+  rescoreKept?(row: { url: string; viaOnTopic?: boolean }): number | undefined;
+  /** The row of `url` changed (its text may have): what `rescore` kept of it must not be used. */
+  forgetKept?(url: string): void;
+  /**
    * New scores for queued URLs that the strategy re-ranked by itself (ipagerank: ranks moved as
    * the crawl's graph grew), asked after every recorded page; undefined when none are due. The
    * crawl loop writes them in one transaction, the host budget's step kept (`crawler.ts`).

@@ -79,6 +79,23 @@ export class KeptFeatures {
   }
 
   /**
+   * What is kept of `url`, taken as still matching its row's text: for a caller told of every
+   * change to the row since it was kept (`forget`). A use, as `get`'s.
+   */
+  peek(url: string): KeptLink | undefined {
+    const kept = this.#links.get(url);
+    if (kept === undefined) return undefined;
+    this.#links.delete(url);
+    this.#links.set(url, kept);
+    return kept;
+  }
+
+  /** Drops what is kept of `url` (its row changed). */
+  forget(url: string): void {
+    this.#links.delete(url);
+  }
+
+  /**
    * Keeps `url`'s features as `list` holds them now (valid only until its next link), or none
    * when `byPattern`.
    */

@@ -119,6 +119,12 @@ export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = D
     scoresLinksAlone: true,
     scoreLinks: (parent, links) => links.map((link) => priority(value(link), parent.onTopic)),
     rescore: (row) => priority(rowValue(row.url, row.parent ?? '', row.context), row.viaOnTopic),
+    rescoreKept(row) {
+      const known = kept.peek(row.url);
+      if (known === undefined) return undefined;
+      return priority(known.byPattern ? 1 : partsOf(kept.sequence(known), false, 0).v, row.viaOnTopic);
+    },
+    forgetKept: (url) => kept.forget(url),
     linkLogOdds: (context) => scorer.score(context, 0).logOdds,
     linkRelevance: (link) => scorer.score(asContext(link.url, link.pageUrl, link), 0).p,
     explain(context, viaOnTopic, top) {

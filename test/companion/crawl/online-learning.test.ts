@@ -149,6 +149,25 @@ describe('OnlineLearner', () => {
     expect(store.claimNext()!.url).toBe('http://t.test/calc/stat');
   });
 
+  it('re-scores a row whose text an upsert changed since the last update from its new text, and the rest from kept features, as from scratch', () => {
+    const { models, scorer } = taughtModels();
+    const strategy = createNbStrategy({ scorer, levels: models.levels, r2: null });
+    const row = (url: string, anchor: string, score: number, parent = 'http://t.test/'): FrontierEntry => ({ url, score, depth: 1, parent, host: 't.test', context: { anchor, before: '', after: '' } });
+    store.enqueue([row('http://t.test/q/a', '单元格 函数', 0.3), row('http://t.test/q/b', '文字 段落', 0.3), row('http://t.test/q/c', '帮助 首页', 0.3)]);
+    crawlPages();
+    const learner = new OnlineLearner(store, strategy, models, { every: 100, rescoreTop: 10, topic: 'calc', relevanceThreshold: 0.5 });
+    expect(learner.update().rescored).toBe(3);
+    // A better parent gives b new words (scored as the best, so the upsert takes them); then more is learned.
+    store.recordPage({ url: 'http://t.test/q/p', finalUrl: 'http://t.test/q/p', status: 200, depth: 1, parent: null, score: 0.5, fetchedAt: '', bytes: 1, contentType: 'text/html', outcome: 'ok' }, [row('http://t.test/q/b', '单元格 函数', 2, 'http://t.test/q/p')]);
+    crawled('http://t.test/calc/more', 'http://t.test/calc/', '单元格 求和', 1);
+    expect(learner.update().rescored).toBe(3);
+    // Every row's score is what a strategy that kept nothing gives it from the row as it is now.
+    const fresh = createNbStrategy({ scorer, levels: models.levels, r2: null });
+    const rows = store.bestQueued(10).filter((r) => r.context !== undefined);
+    expect(rows.map((r) => r.url).sort()).toEqual(['http://t.test/q/a', 'http://t.test/q/b', 'http://t.test/q/c']);
+    for (const r of rows) expect(r.score).toBe(fresh.rescore!({ ...r, context: r.context! }));
+  });
+
   it('with turns, learns in the background and re-scores in slices of RESCORE_SLICE rows, a turn between, to the same store as at once', async () => {
     const queue = (n: number) =>
       Array.from({ length: n }, (_, i) => ({ url: `http://t.test/q/${i}`, score: 0.5, depth: 1, parent: 'http://t.test/', host: 't.test', context: { anchor: i % 2 ? '统计 分析' : '文字 段落', before: '', after: '' } }));

@@ -129,6 +129,39 @@ describe('CrawlStore frontier', () => {
   });
 });
 
+describe('CrawlStore re-scoring reads', () => {
+  it('queuedHeads are bestQueued\'s rows without their texts, in the same order; queuedTexts reads the texts asked for', () => {
+    const s = store();
+    const withText = (url: string, score: number, anchor: string, via?: boolean): FrontierEntry => ({
+      ...entry(url, score, 2, 'http://a.test/'), context: { anchor, before: `前 ${anchor}`, after: '' }, ...(via === undefined ? {} : { viaOnTopic: via }),
+    });
+    s.enqueue([entry('http://a.test/', 1), withText('http://a.test/x', 0.5, '股票', true), withText('http://b.test/y', 0.5, '行情', false), withText('http://a.test/z', 0.9, '财经')]);
+    s.claimNext();
+    const best = s.bestQueued(10);
+    expect(best.map((row) => row.url)).toEqual(['http://a.test/z', 'http://a.test/x', 'http://b.test/y']);
+    expect(s.queuedHeads(10)).toEqual(best.map(({ context, ...row }) => ({ ...row, hasText: context !== undefined })));
+    expect(s.queuedHeads(2)).toHaveLength(2);
+    expect(s.queuedTexts(['http://b.test/y', 'http://a.test/x', 'http://a.test/', 'http://none.test/'])).toEqual(
+      new Map([['http://a.test/x', best[1]!.context], ['http://b.test/y', best[2]!.context]]),
+    );
+    expect(s.queuedTexts([])).toEqual(new Map());
+  });
+
+  it('tells a listener of every row an upsert inserts or changes: the only writes of a queued row\'s text', () => {
+    const s = store();
+    const told: string[] = [];
+    s.onFrontierRowChanged((url) => told.push(url));
+    const linked = (url: string, score: number, anchor: string, parent: string): FrontierEntry => ({ ...entry(url, score, 1, parent), context: { anchor, before: '', after: '' } });
+    s.enqueue([linked('http://a.test/x', 0.5, '股票', 'http://a.test/')]);
+    expect(told).toEqual(['http://a.test/x']);
+    s.enqueue([linked('http://a.test/x', 0.4, '行情', 'http://a.test/p')]); // lower: the row keeps its text
+    expect(told).toEqual(['http://a.test/x']);
+    s.recordPage(page('http://a.test/p'), [linked('http://a.test/x', 0.8, '财经', 'http://a.test/p')]); // higher, from a page
+    expect(told).toEqual(['http://a.test/x', 'http://a.test/x']);
+    expect(s.bestQueued(1)[0]!.context?.anchor).toBe('财经');
+  });
+});
+
 describe('CrawlStore pages', () => {
   it('records a page, marks it done and enqueues its children in one transaction', () => {
     const s = store();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { newFeatureTerms, type FeatureTerms } from '../../../shared/model/feature-terms.ts';
 import { expectedReward, futureReward, LevelClassifier } from '../../../shared/model/level-classifier.ts';
 import { seededRandom } from '../../../shared/random/seeded-random.ts';
 
@@ -163,6 +164,66 @@ describe('LevelClassifier', () => {
         added.push(example);
       }
     }
+  });
+
+  /** A feature list as the nb crawl hands it over: a memo record per feature name, kept across calls (`feature-terms.ts`). */
+  const records = new Map<string, FeatureTerms>();
+  const throughRecords = (x: Map<string, number>) => {
+    const present = [...x].filter(([, n]) => n > 0);
+    return {
+      length: present.length,
+      names: present.map(([name]) => name),
+      counts: present.map(([, n]) => n),
+      memos: present.map(([name]) => {
+        if (!records.has(name)) records.set(name, newFeatureTerms());
+        return { owner: 'link classifier', revision: 0, value: records.get(name) };
+      }),
+    };
+  };
+
+  it('through memo records: the header\'s formula, bit for bit, as it learns, forgets, is replaced, and as a fork copies its counts', () => {
+    records.clear();
+    const random = seededRandom(9);
+    const pool = ['a:股票', 'c:行情', 'c:频道', 'u:calc', 'd:a.test/sports/', 'a:新'];
+    const randomVector = () => {
+      const x = new Map<string, number>();
+      for (const name of pool) if (random() < 0.5) x.set(name, 1 + Math.floor(random() * 3));
+      return x;
+    };
+    const same = (model: LevelClassifier, x: Map<string, number>) => {
+      const got = model.posteriorSequence(throughRecords(x));
+      const want = headerPosterior(model, x);
+      expect(got.every((p, d) => Object.is(p, want[d]))).toBe(true);
+    };
+    let model = new LevelClassifier();
+    const probes = Array.from({ length: 10 }, randomVector);
+    const added: { features: Map<string, number>; level: number }[] = [];
+    for (let step = 0; step < 60; step++) {
+      for (const x of probes) same(model, x);
+      if (step === 30) {
+        // A fork scores through the base's records, then copies them as it learns.
+        model = model.fork();
+        for (const x of probes) same(model, x);
+      }
+      if (step % 7 === 6 && added.length > 0) {
+        const { features, level } = added.shift()!;
+        model.remove(features, level);
+      } else if (step % 11 === 10) {
+        model.assign(new LevelClassifier().fit(added));
+      } else {
+        const example = { features: randomVector(), level: Math.floor(random() * 4) };
+        model.add(example.features, example.level);
+        added.push(example);
+      }
+    }
+    // A feature that leaves the vocabulary and comes back is a new record.
+    const lone = new Map([['a:孤', 2]]);
+    model.add(lone, 1);
+    same(model, lone);
+    model.remove(lone, 1);
+    same(model, lone);
+    model.add(new Map([['a:孤', 1]]), 2);
+    same(model, lone);
   });
 
   it('rejects levels out of range', () => {

@@ -327,6 +327,33 @@ describe('NaiveBayes.scoreSequence', () => {
       }
     }
   });
+
+  // A memo keeps its feature's counts record across changes of the counts (`NbCounts.detached`):
+  // when the record stops being the feature's, the memo must look the feature up again.
+  it.each(FORMS)('%s: a memo looks its feature up again when it leaves V and comes back, or a fork copies its counts', (form) => {
+    memos.clear();
+    const taught = [
+      { x: vec({ 'a:x': 1, 'u:host': 1 }), y: 1 as Label },
+      { x: vec({ 'a:y': 2, 'd:host/dir': 1 }), y: 0 as Label },
+      { x: vec({ 'a:z': 1, 'lex:anchor': 1 }), y: 1 as Label },
+    ];
+    const model = new NaiveBayes({ form }).fit(taught.map((e) => e.x), taught.map((e) => e.y));
+    const probe = vec({ 'a:x': 1, 'a:z': 2, 'lex:anchor': 1, 'u:host': 1 });
+    const same = (m: NaiveBayes) => expect(m.scoreSequence(sequence(probe), 0).logOdds).toBe(m.score(probe, 0).logOdds);
+    same(model);
+    // 'a:z' and 'lex:anchor' leave V, then come back as new records.
+    model.remove(taught[2]!.x, 1);
+    same(model);
+    model.add(vec({ 'a:z': 3, 'lex:anchor': 1, 'a:x': 1 }), 0);
+    same(model);
+    // A fork scores through the base's records, then copies them to change them.
+    const fork = model.fork();
+    same(fork);
+    fork.add(vec({ 'a:x': 2, 'a:z': 1, 'u:host': 1 }), 1);
+    same(fork);
+    fork.add(vec({ 'a:x': 1 }), 0);
+    same(fork);
+  });
 });
 
 describe('NaiveBayes accuracy floor', () => {
