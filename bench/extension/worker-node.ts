@@ -23,7 +23,7 @@ import { NEW_TOPIC_DEFAULTS, TOPIC_DEFAULTS } from '../../shared/model/topic-def
 import type { LabeledLink, Topic } from '../../shared/model/types.ts';
 import { segmentsFromHtml } from '../../shared/segments/from-html.ts';
 import { memoryDb } from '../../test/extension/support/memory-db.ts';
-import { createTokenizer } from '../../shared/tokens/tokenizer.ts';
+import { createWorkerTokenizer } from '../../extension/worker/worker-tokenizer.ts';
 import { cut } from 'jieba-wasm';
 import { benchPage, distinctContexts, pageContexts } from './bench-page.ts';
 import { loadDocCorpus, OFF_TOPIC_SITES, ON_TOPIC_SITES, SITES_DIR } from './doc-pages.ts';
@@ -48,8 +48,8 @@ const topic: Topic = {
   ...NEW_TOPIC_DEFAULTS,
 } as Topic;
 
-// Built as the Worker builds it (extension/worker/index.ts): defaults, jieba with HMM.
-const tokenizer = createTokenizer({ cut: (text) => cut(text, true), ...JSON.parse(process.env['LINKSCENT_WORKER_TOKENIZER'] ?? '{}') });
+// Built as the Worker builds it (extension/worker/worker-tokenizer.ts): jieba with HMM.
+const tokenizer = createWorkerTokenizer((text) => cut(text, true), JSON.parse(process.env['LINKSCENT_WORKER_TOKENIZER'] ?? '{}'));
 cut('预热词典', true);
 const corpus = loadDocCorpus();
 const db = await memoryDb();

@@ -3,16 +3,16 @@
  * browser's IndexedDB, and exposes `WorkerApi` with comlink on every port the background hands
  * it (one per service-worker or event-page lifetime). The model stays warm here between pages.
  *
- * The tokenizer is built exactly as the companion builds its own (shared `createTokenizer`, no
- * stop words, jieba with HMM), so a model trained on either side scores the same here.
+ * The tokenizer makes exactly the companion's tokens (shared `createTokenizer`, no stop words,
+ * jieba with HMM; `worker-tokenizer.ts`), so a model trained on either side scores the same here.
  */
 import * as Comlink from 'comlink';
-import { createTokenizer } from '../../shared/tokens/tokenizer.ts';
 import { isWorkerConnect, type WorkerApi } from '../messages/worker-api.ts';
 import { openExtensionDb } from '../storage/database.ts';
 import { createDexieRepository } from './dexie-repository.ts';
 import { createEngine, type Engine } from './engine.ts';
 import { loadJieba } from './jieba.ts';
+import { createWorkerTokenizer } from './worker-tokenizer.ts';
 
 let engine: Promise<Engine> | null = null;
 
@@ -21,7 +21,7 @@ function ready(): Promise<Engine> {
     const cut = await loadJieba();
     const db = openExtensionDb();
     await db.open();
-    return createEngine({ tokenizer: createTokenizer({ cut }), repository: createDexieRepository(db) });
+    return createEngine({ tokenizer: createWorkerTokenizer(cut), repository: createDexieRepository(db) });
   })().catch((error: unknown) => {
     engine = null; // let the next call try again
     throw error;

@@ -117,7 +117,12 @@ export class FeatureList implements FeatureSequence {
     if (slot === undefined) {
       const name = ownString(prefix + value); // kept for good: flattened once here, not by the first lookup
       slot = { name, attribute: isAttributeFeature(name), stamp: 0, index: 0, owner: undefined, revision: 0, value: undefined };
-      slots.set(name.slice(prefix.length), slot); // a key of its own, not the caller's string
+      // Keyed by the caller's string itself: a token comes from the tokenizer's caches, so the
+      // next link hands the very same string, and a hit is then found by identity, not by
+      // comparing characters (a copy as the key made every hit compare them). Those strings
+      // are the tokenizer's own (`ownString`, jieba's new strings, the URL head's), never a
+      // slice that would keep a page alive.
+      slots.set(value, slot);
       this.#named++;
     }
     if (slot.stamp === this.#stamp) {

@@ -5,7 +5,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { cut } from 'jieba-wasm';
 import { LinkScentDb } from '../../../extension/storage/database.ts';
-import { createTokenizer } from '../../../shared/tokens/tokenizer.ts';
+import { createWorkerTokenizer } from '../../../extension/worker/worker-tokenizer.ts';
 import type { Topic } from '../../../shared/model/types.ts';
 
 /** An open database over its own fake-indexeddb (`factory`, or a fresh one: nothing shared). */
@@ -15,7 +15,7 @@ export async function memoryDb(factory: IDBFactory = new IDBFactory()): Promise<
   return db;
 }
 
-export const tokenizer = createTokenizer({ cut: (text) => cut(text, true) });
+export const tokenizer = createWorkerTokenizer((text) => cut(text, true));
 
 export function topic(overrides: Partial<Topic> = {}): Topic {
   return {

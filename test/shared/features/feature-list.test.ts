@@ -57,6 +57,23 @@ describe('FeatureList', () => {
     expect(listed(list)).toContainEqual(['a:股票', 1]);
   });
 
+  it('takes a token equal to one it keeps as that feature, whatever string object carries it', () => {
+    // Slots are keyed by the first caller's string; an equal token made anew (another text's
+    // slice, a concatenation) must still find its slot, in a link and from link to link.
+    const list = new FeatureList();
+    const made = (s: string) => [...s].join('');
+    list.begin(true);
+    list.emit('a:', '股票');
+    list.emit('a:', made('股票'));
+    list.emit('c:', made('股票'));
+    expect(listed(list)).toEqual([['a:股票', 2], ['c:股票', 1]]);
+    list.begin(true);
+    list.emit('c:', made('股票'));
+    list.emit('a:', made('股票'));
+    expect(listed(list)).toEqual([['c:股票', 1], ['a:股票', 1]]);
+    expect(list.names[1]).toBe('a:股票');
+  });
+
   it('stays right when its bound on kept names drops them between links', () => {
     const list = new FeatureList(3);
     for (const link of [...links, ...links]) {

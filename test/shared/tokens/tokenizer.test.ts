@@ -157,6 +157,35 @@ describe('the token cache', () => {
   });
 });
 
+describe("the text cache's admission on the second sighting", () => {
+  const texts = ['首页', 'Debian 参考手册 v2.1', '下一页', '首页', '软件包管理 apt-get', 'Debian 参考手册 v2.1', '首页', 'ＡＢＣ１２３ c++'];
+
+  it('gives the very tokens of a tokenizer that caches every text, at every sighting', () => {
+    const every = createTokenizer({ cut: nodeChineseCutter });
+    const second = createTokenizer({ cut: nodeChineseCutter, cacheAdmission: 'second' });
+    for (let round = 0; round < 3; round++) for (const text of texts) expect(second.tokenize(text)).toEqual(every.tokenize(text));
+  });
+
+  it('caches a text on its second sighting, and hits from the third on', () => {
+    const { cut, calls } = countingCutter();
+    const tokenizer = createTokenizer({ cut, cacheAdmission: 'second', runCacheSize: 0 });
+    const first = tokenizer.tokensOf!('今日要闻');
+    expect(tokenizer.cacheSize).toBe(0);
+    const again = tokenizer.tokensOf!('今日要闻');
+    expect(tokenizer.cacheSize).toBe(1);
+    expect(again).toEqual(first);
+    expect(calls).toEqual(['今日要闻', '今日要闻']);
+    expect(tokenizer.tokensOf!('今日要闻')).toBe(again); // the cached array itself, nothing cut
+    expect(calls).toHaveLength(2);
+  });
+
+  it('caches on the first sighting by default', () => {
+    const tokenizer = createTokenizer({ cut: nodeChineseCutter });
+    tokenizer.tokensOf!('今日要闻');
+    expect(tokenizer.cacheSize).toBe(1);
+  });
+});
+
 describe('the Han run cache', () => {
   it('cuts a run seen in another text only once', () => {
     const { cut, calls } = countingCutter();
