@@ -130,7 +130,7 @@ export class PageSession {
         clearHighlights(this.#env.doc, this.registry);
         return;
       }
-      await documentParsed(this.#env.doc, this.#env.requestIdle);
+      await documentParsed(this.#env.doc);
       if (generation !== this.#generation) return;
       this.#watch();
       const painted: Promise<void>[] = [];

@@ -332,13 +332,12 @@ describe('PageSession', () => {
         'page/links': answerAtOnce,
         'page/count': { ok: true },
       });
-      const idle: (() => void)[] = [];
       const session = new PageSession(
         {
           doc: document,
           send: createContentSender(browser.runtime),
           t: createTranslate(browser.i18n),
-          requestIdle: (callback) => idle.push(() => callback({ timeRemaining: () => 0 })),
+          requestIdle: (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 0),
           requestSoon: (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 0),
           requestFrame: (callback) => setTimeout(callback, 0),
           pageUrl: () => pageUrl,
@@ -349,12 +348,12 @@ describe('PageSession', () => {
       );
       const run = session.start();
       const linkMessages = () => browser.sent.filter((m) => m['type'] === 'page/links') as unknown as { links: PageLink[]; first: boolean }[];
-      // Settings asked for at once; nothing sent while the page is still being parsed.
-      await vi.waitFor(() => expect(idle.length).toBeGreaterThan(0), { timeout: 2000, interval: 5 });
-      idle.shift()!();
+      // Settings asked for at once; nothing sent while the page is still being parsed (several
+      // checks of readyState go by meanwhile).
+      await vi.waitFor(() => expect(browser.sent.map((m) => m['type'])).toEqual(['page/settings']), { timeout: 2000, interval: 5 });
+      await new Promise((resolve) => setTimeout(resolve, 50));
       expect(browser.sent.map((m) => m['type'])).toEqual(['page/settings']);
       state = 'interactive';
-      idle.shift()!();
       await run;
       const batches = linkMessages();
       // The first 8 in page order, then the rest visible first (link 30 leads), 10 at a time.
