@@ -67,7 +67,7 @@ export function createManifest({ target, contentCss }: ManifestOptions) {
         matches: ['http://*/*', 'https://*/*'],
         js: [ENTRIES.content],
         ...(contentCss ? { css: [ENTRIES.contentCss] } : {}),
-        run_at: 'document_idle',
+        run_at: 'document_start',
         all_frames: false,
       },
     ],

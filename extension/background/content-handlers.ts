@@ -65,12 +65,14 @@ export function createContentHandlers(services: BackgroundServices): ContentHand
       const contexts: LinkContext[] = links.map(({ ref: _ref, ...context }) => context);
       const examples = passiveExamples(topic, contexts);
       const page = message.first ? { url: pageUrl, title: typeof message.title === 'string' ? message.title.slice(0, 500) : '' } : undefined;
-      // Scored against the model as it was, then this batch's examples are learned.
-      const [verdicts] = await Promise.all([
-        worker.call('scoreLinks', (remote) => remote.scoreLinks(topic, links)),
-        worker.call('observe', (remote) => remote.observe(topic, examples, page)),
-      ]);
-      return { verdicts };
+      // Scored against the model as it was, then this batch's examples are learned: the Worker
+      // takes its calls in the order they are made. The page waits for its verdicts only, not
+      // for the examples and the page record to be written (an IndexedDB transaction in the
+      // Worker, which on the first batch of a page held its verdicts back; issue 14).
+      const verdicts = worker.call('scoreLinks', (remote) => remote.scoreLinks(topic, links));
+      const learned = worker.call('observe', (remote) => remote.observe(topic, examples, page));
+      learned.catch((error: unknown) => console.error('LinkScent: learning from a page failed', error));
+      return { verdicts: await verdicts };
     },
 
     async 'page/count'(message, origin) {

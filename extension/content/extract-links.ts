@@ -53,6 +53,38 @@ export function* extractionSteps(
   return contexts.map((context, i) => ({ element: elements[i]!, context }));
 }
 
+/** DOM nodes the leading walk visits between two checks of its link count. */
+const LEADING_STEP = 32;
+
+/**
+ * The page's first `count` links in page order, with exactly the contexts a whole-page
+ * extraction gives them, from a walk that stops early: the links a page can send before its
+ * first layout (index.ts runs at document_start, and the walk needs no layout).
+ *
+ * Why a prefix is exact: a link's `before` reads only segments before it, and its `after`
+ * stops at the next link at the latest (shared/contexts/extract-contexts.ts). The builder
+ * emits a link segment when the link ends, and every segment before that is final then. So
+ * once `count + 1` links have ended, the first `count` see the same segments as in the whole
+ * page; `finish()` only closes what is still open after them. A page with fewer links is
+ * walked to its end, and then every link is exact.
+ */
+export function leadingLinks(root: Node, pageUrl: string, count: number, options: ExtractOptions): ExtractedLink[] {
+  if (count < 1) return [];
+  const builder = new SegmentBuilder<DomNodeLike>(pageUrl, options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl });
+  const steps = domWalkSteps(root, builder, LEADING_STEP);
+  let ended = false;
+  while (builder.linkRefs.length <= count) {
+    if (steps.next().done) {
+      ended = true;
+      break;
+    }
+  }
+  if (!ended) steps.return();
+  const contexts = extractContexts(builder.finish(), { window: options.window, maxLinks: count });
+  const elements = builder.linkRefs as readonly LinkElement[];
+  return contexts.map((context, i) => ({ element: elements[i]!, context }));
+}
+
 /** The whole extraction at once (small subtrees, tests). */
 export function extractLinks(root: Node, pageUrl: string, options: ExtractOptions): ExtractedLink[] {
   const steps = extractionSteps(root, pageUrl, options);

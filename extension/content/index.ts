@@ -1,5 +1,7 @@
 /**
- * Content script entry (manifest content_scripts, document_idle, http and https pages).
+ * Content script entry (manifest content_scripts, document_start, http and https pages): it
+ * asks for its settings while the page loads, and starts on the DOM once it is parsed
+ * (dom-ready.ts says why not later).
  *
  * The only file here that touches the real `browser`: everything else takes its dependencies as
  * parameters so it runs under happy-dom in tests. This script only extracts and paints
@@ -9,7 +11,7 @@ import browser, { type Runtime } from 'webextension-polyfill';
 import type { BackgroundToContent } from '../messages/background-to-content.ts';
 import { createContentSender } from '../messages/send.ts';
 import { createTranslate } from '../ui/i18n.ts';
-import { idleRequester } from './idle.ts';
+import { idleRequester, promptRequester } from './idle.ts';
 import { PageSession } from './page-session.ts';
 import { SETTLED_MARK } from './paint.ts';
 
@@ -28,6 +30,7 @@ const session = new PageSession({
   send: createContentSender(browser.runtime),
   t: createTranslate(browser.i18n),
   requestIdle: idleRequester(window),
+  requestSoon: promptRequester(window),
   requestFrame: (callback) => window.requestAnimationFrame(callback),
   pageUrl: () => location.href,
   viewport: () => ({ width: window.innerWidth, height: window.innerHeight }),

@@ -1,6 +1,7 @@
 /**
- * One page's life in the content script: ask whether to run, extract in idle slices, send link
- * batches (visible first, capped), paint each batch's verdicts in one animation frame, pick up
+ * One page's life in the content script: ask whether to run (while the page still loads), send
+ * the page's first links as soon as it is parsed, extract the rest in slices, send link batches
+ * (visible first, capped), paint the verdicts a bounded number per animation frame, pick up
  * links added later, and answer the background's refresh / clear / summary.
  *
  * Everything the session touches outside the DOM comes in through `SessionEnv` (the message
@@ -12,15 +13,18 @@
  */
 import type { BackgroundToContent, BackgroundToContentReplies } from '../messages/background-to-content.ts';
 import type { ContentToBackgroundReplies } from '../messages/content-to-background.ts';
-import type { PageLink } from '../messages/page-links.ts';
+import type { SentLink } from '../messages/page-links.ts';
+import type { LinkContext } from '../../shared/contexts/types.ts';
 import type { ContentSend } from '../messages/send.ts';
 import type { Translate } from '../ui/i18n.ts';
 import { watchAddedLinks } from './added-links.ts';
-import { extractionSteps, type ExtractedLink } from './extract-links.ts';
+import { documentParsed } from './dom-ready.ts';
+import { extractionSteps, leadingLinks, type ExtractedLink } from './extract-links.ts';
 import { attachHover } from './hover.ts';
 import { CANCELLED, DEFAULT_IDLE_BUDGET_MS, runWhenIdle, type RequestIdle } from './idle.ts';
 import { LinkRegistry } from './link-registry.ts';
-import { clearHighlights, paintInFrame, type RequestFrame } from './paint.ts';
+import { clearHighlights, type RequestFrame } from './paint.ts';
+import { DEFAULT_PAINT_PER_FRAME, PaintQueue } from './paint-queue.ts';
 import { Tooltip } from './tooltip.ts';
 import { visibleFirst, type Viewport } from './visibility.ts';
 
@@ -29,6 +33,11 @@ export interface SessionEnv {
   send: ContentSend;
   t: Translate;
   requestIdle: RequestIdle;
+  /**
+   * Slices for the page's first extraction, which the user is waiting for (idle.ts
+   * `promptRequester`). Default `requestIdle`. Links added later always wait for idle time.
+   */
+  requestSoon?: RequestIdle;
   requestFrame: RequestFrame;
   /** The page's current URL (a single-page app changes it without a reload). */
   pageUrl: () => string;
@@ -42,7 +51,12 @@ export interface SessionEnv {
 }
 
 export interface SessionOptions {
-  /** Links in a page's first 'page/links' message (the links in view come first). Default 100. */
+  /**
+   * Links sent at DOMContentLoaded, before the page's first layout, when the session started
+   * while the page was being parsed: the first in page order (see `start`). Default 100; 0 never.
+   */
+  leadingLinks?: number;
+  /** Links in the first ranked 'page/links' message (the links in view come first). Default 100. */
   linksPerMessage?: number;
   /** Links in each later message. Default 500 (the background takes up to 1,000). */
   laterLinksPerMessage?: number;
@@ -54,6 +68,8 @@ export interface SessionOptions {
   budgetMs?: number;
   /** Quiet time before links added later are extracted. Default 400 ms. */
   debounceMs?: number;
+  /** Verdicts painted in one animation frame at most (paint-queue.ts). Default 500. */
+  paintPerFrame?: number;
 }
 
 type PageSettings = ContentToBackgroundReplies['page/settings'];
@@ -63,6 +79,7 @@ export class PageSession {
   readonly #env: SessionEnv;
   readonly #options: Required<SessionOptions>;
   readonly #tooltip: Tooltip;
+  readonly #paints: PaintQueue;
   #settings: PageSettings | null = null;
   #generation = 0;
   #chain: Promise<void> = Promise.resolve();
@@ -72,14 +89,17 @@ export class PageSession {
   constructor(env: SessionEnv, options: SessionOptions = {}) {
     this.#env = env;
     this.#options = {
+      leadingLinks: options.leadingLinks ?? 100,
       linksPerMessage: options.linksPerMessage ?? 100,
       laterLinksPerMessage: options.laterLinksPerMessage ?? 500,
       requestsInFlight: options.requestsInFlight ?? 2,
       domBatch: options.domBatch ?? 256,
       budgetMs: options.budgetMs ?? DEFAULT_IDLE_BUDGET_MS,
       debounceMs: options.debounceMs ?? 400,
+      paintPerFrame: options.paintPerFrame ?? DEFAULT_PAINT_PER_FRAME,
     };
     this.#tooltip = new Tooltip(env.doc, env.t);
+    this.#paints = new PaintQueue(this.registry, env.requestFrame, this.#options.paintPerFrame);
   }
 
   /** Whether the last 'page/settings' reply let the session run. */
@@ -87,9 +107,20 @@ export class PageSession {
     return this.#settings?.enabled === true;
   }
 
-  /** Starts (or restarts, on refresh) the page: settings, then every link, visible first. */
+  /**
+   * Starts (or restarts, on refresh) the page: settings, then every link, visible first.
+   *
+   * Started while the page is still being parsed (index.ts runs at document_start), the
+   * settings are asked for meanwhile, so they are there when the page is. Then the page's first
+   * links in page order (`leadingLinks`, a walk of a few hundred nodes that needs no layout) go
+   * to the background at once, and the whole page is extracted in idle slices meanwhile. A page
+   * opened at its top shows its first links; a URL with a fragment (opened further down) skips
+   * this and waits for the ranked batches. The rest follows as before: ranked visible first
+   * (which needs the layout), in batches.
+   */
   start(): Promise<void> {
     const generation = ++this.#generation;
+    const parsing = this.#env.doc.readyState === 'loading';
     return this.#enqueue(async () => {
       const settings = await this.#env.send({ type: 'page/settings', pageUrl: this.#env.pageUrl() });
       if (generation !== this.#generation) return;
@@ -99,10 +130,30 @@ export class PageSession {
         clearHighlights(this.#env.doc, this.registry);
         return;
       }
+      await documentParsed(this.#env.doc);
+      if (generation !== this.#generation) return;
       this.#watch();
-      const links = await this.#idle(extractionSteps(this.#env.doc, this.#env.pageUrl(), this.#extractOptions()), generation);
+      const painted: Promise<void>[] = [];
+      const lead = parsing && !this.#env.pageUrl().includes('#') ? this.#leadingLinks() : [];
+      const leadSent = lead.length > 0 ? this.#sendBatch(this.#admit(lead), generation, true, painted) : undefined;
+      // Awaited below, after the extraction; this only keeps a failure from being reported as
+      // unhandled meanwhile.
+      leadSent?.catch(() => undefined);
+      const links = await this.#idle(extractionSteps(this.#env.doc, this.#env.pageUrl(), this.#extractOptions()), generation, true);
       if (links === CANCELLED) return;
-      await this.#sendAll(links, generation, true);
+      await leadSent;
+      if (lead.length === 0) {
+        await this.#sendAll(links, generation, { first: true, painted, soon: true });
+        return;
+      }
+      const sent = new Set<Element>(lead.map((link) => link.element));
+      // The links in view may lie past the first ones (a page scrolled by its own script): the
+      // ranked rest still starts with a small batch.
+      await this.#sendAll(
+        links.filter((link) => !sent.has(link.element)),
+        generation,
+        { first: false, painted, soon: true },
+      );
     });
   }
 
@@ -160,7 +211,7 @@ export class PageSession {
         generation,
       );
       if (links === CANCELLED || links.length === 0) return;
-      await this.#sendAll(links, generation, false);
+      await this.#sendAll(links, generation, { first: false, painted: [] });
     });
   }
 
@@ -168,9 +219,9 @@ export class PageSession {
     return { window: this.#settings?.window ?? 80, domBatch: this.#options.domBatch };
   }
 
-  #idle<T>(steps: Generator<void, T, void>, generation: number): Promise<T | typeof CANCELLED> {
+  #idle<T>(steps: Generator<void, T, void>, generation: number, soon = false): Promise<T | typeof CANCELLED> {
     return runWhenIdle(steps, {
-      requestIdle: this.#env.requestIdle,
+      requestIdle: soon ? (this.#env.requestSoon ?? this.#env.requestIdle) : this.#env.requestIdle,
       budgetMs: this.#options.budgetMs,
       cancelled: () => generation !== this.#generation,
     });
@@ -184,41 +235,28 @@ export class PageSession {
    * few links change; see bench/extension-bench.ts). Later batches go `requestsInFlight` at a
    * time: a batch's round trip (to the background, the Worker and back) was about 50 ms on
    * that bench, of which the Worker's scoring was under half, so one request at a time left
-   * the Worker idle between batches (issue 14's profile). Each batch's verdicts are painted in
-   * one animation frame, without waiting for that frame to send the next; replies that arrive
-   * within one frame are painted in it together.
+   * the Worker idle between batches (issue 14's profile). Verdicts go to the paint queue
+   * (paint-queue.ts: at most `paintPerFrame` a frame, in the order they came), without waiting
+   * for their frame to send the next batch. Resolves (and calls `settled`) once every batch's
+   * verdicts, and those already in `run.painted`, are painted.
    */
-  async #sendAll(links: readonly ExtractedLink[], generation: number, first: boolean): Promise<void> {
-    const ordered = await this.#idle(visibleFirst(links, (link) => link.element, this.#env.viewport()), generation);
+  async #sendAll(links: readonly ExtractedLink[], generation: number, run: { first: boolean; painted: Promise<void>[]; soon?: boolean }): Promise<void> {
+    const ordered = await this.#idle(visibleFirst(links, (link) => link.element, this.#env.viewport()), generation, run.soon === true);
     if (ordered === CANCELLED) return;
     const admitted = this.#admit(ordered);
     const { linksPerMessage, laterLinksPerMessage, requestsInFlight } = this.#options;
     const current = () => generation === this.#generation;
-    const batches: PageLink[][] = [];
+    const batches: SentLink[][] = [];
     for (let start = 0, size = linksPerMessage; start < admitted.length; start += size, size = laterLinksPerMessage) {
       batches.push(admitted.slice(start, start + size));
     }
-    const painted: Promise<void>[] = [];
-    const sendBatch = async (batch: PageLink[], firstOfPage: boolean): Promise<void> => {
-      if (!current()) return;
-      const pageUrl = this.#env.pageUrl();
-      const reply = await this.#env.send({ type: 'page/links', pageUrl, title: this.#env.doc.title, links: batch, first: firstOfPage });
-      if (!current()) return;
-      painted.push(
-        paintInFrame(this.registry, reply.verdicts, this.#env.requestFrame, current).then(() => {
-          if (!current()) return;
-          const { onTopic, total } = this.registry.totals();
-          // The badge is a courtesy: a lost count must not stop the page's painting.
-          this.#env.send({ type: 'page/count', pageUrl, onTopic, total }).catch(() => undefined);
-        }),
-      );
-    };
-    if (batches.length > 0) await sendBatch(batches[0]!, first);
+    const { painted } = run;
+    if (batches.length > 0) await this.#sendBatch(batches[0]!, generation, run.first, painted);
     let next = 1;
     let failed = false;
     const lane = async (): Promise<void> => {
       try {
-        while (next < batches.length && current() && !failed) await sendBatch(batches[next++]!, false);
+        while (next < batches.length && current() && !failed) await this.#sendBatch(batches[next++]!, generation, false, painted);
       } catch (error) {
         failed = true; // the other lane stops too: the run fails as one, as a single request did
         throw error;
@@ -230,13 +268,41 @@ export class PageSession {
     if (current()) this.#env.settled?.(this.registry.totals());
   }
 
+  /**
+   * Sends one batch and, when its verdicts come, paints them in the next animation frame (the
+   * promise of that goes into `painted`) and reports the page's totals for the badge. Resolves
+   * when the verdicts have come, not when they are painted.
+   */
+  async #sendBatch(batch: SentLink[], generation: number, first: boolean, painted: Promise<void>[]): Promise<void> {
+    const current = () => generation === this.#generation;
+    if (!current()) return;
+    const pageUrl = this.#env.pageUrl();
+    const reply = await this.#env.send({ type: 'page/links', pageUrl, ...(first ? { title: this.#env.doc.title } : {}), links: batch, first });
+    if (!current()) return;
+    painted.push(
+      this.#paints.paint(reply.verdicts, current).then(() => {
+        // While more verdicts wait for frames, the next paint will report a newer count.
+        if (!current() || this.#paints.waiting > 0) return;
+        const { onTopic, total } = this.registry.totals();
+        // The badge is a courtesy: a lost count must not stop the page's painting.
+        this.#env.send({ type: 'page/count', pageUrl, onTopic, total }).catch(() => undefined);
+      }),
+    );
+  }
+
+  /** The page's first links in page order, before any layout (see `start`). */
+  #leadingLinks(): ExtractedLink[] {
+    const count = Math.min(this.#options.leadingLinks, this.#settings?.maxLinks ?? 0);
+    return leadingLinks(this.#env.doc, this.#env.pageUrl(), count, this.#extractOptions());
+  }
+
   /** Known links always; new ones while the registry is under the page's cap. */
-  #admit(links: readonly ExtractedLink[]): PageLink[] {
+  #admit(links: readonly ExtractedLink[]): SentLink[] {
     const cap = this.#settings?.maxLinks ?? 0;
-    const admitted: PageLink[] = [];
+    const admitted: SentLink[] = [];
     for (const { element, context } of links) {
       if (!this.registry.has(element) && this.registry.size >= cap) continue;
-      admitted.push({ ...context, ref: this.registry.register(element) });
+      admitted.push(sentLink(context, this.registry.register(element)));
     }
     return admitted;
   }
@@ -266,4 +332,14 @@ export class PageSession {
     this.#chain = run.catch(() => undefined);
     return run;
   }
+}
+
+/**
+ * A context as it goes to the background: without `pageUrl` (the background takes the page from
+ * the sender), fields copied one by one rather than by spreading, which is cheaper per link.
+ */
+function sentLink(context: LinkContext, ref: number): SentLink {
+  const link: SentLink = { ref, url: context.url, anchor: context.anchor, before: context.before, after: context.after };
+  if (context.nofollow) link.nofollow = true;
+  return link;
 }

@@ -32,7 +32,10 @@ export function paintVerdicts(registry: LinkRegistry, verdicts: readonly LinkVer
       element.setAttribute(LEVEL_ATTRIBUTE, String(verdict.level));
       element.classList.add(MARK_CLASS);
       marked += 1;
-    } else {
+    } else if (element.hasAttribute(LEVEL_ATTRIBUTE)) {
+      // Only a link we marked is unmarked: `classList.remove` rewrites a page's own class
+      // attribute even when our class is not in it, which restyles the link and shows up in
+      // the page's MutationObservers, for about half of every page's links.
       unmark(element);
     }
   }

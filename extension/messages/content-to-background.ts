@@ -2,15 +2,16 @@
  * Content script → background (`runtime.sendMessage` from a tab). The background answers only a
  * tab of this extension's content script.
  */
-import type { LinkVerdict, PageLink } from './page-links.ts';
+import type { LinkVerdict, SentLink } from './page-links.ts';
 import type { Unlisted } from './request-types.ts';
 
 export type ContentToBackground =
   /** First message of a page: should it run, and with which window and cap? */
   | { type: 'page/settings'; pageUrl: string }
   /** One batch of a page's links (visible links first). `first` on the first batch of a page
-   * load or of a refresh; labeled examples are taken from these contexts by URL pattern. */
-  | { type: 'page/links'; pageUrl: string; title: string; links: PageLink[]; first: boolean }
+   * load or of a refresh, the only one that carries the page's `title`; labeled examples are
+   * taken from these contexts by URL pattern. */
+  | { type: 'page/links'; pageUrl: string; title?: string; links: SentLink[]; first: boolean }
   /** The page's running totals after painting, for the toolbar badge. */
   | { type: 'page/count'; pageUrl: string; onTopic: number; total: number };
 

@@ -11,6 +11,13 @@ export interface PageLink extends LinkContext {
   ref: number;
 }
 
+/**
+ * A `PageLink` as a page sends it: without `pageUrl`, which the background takes from the
+ * message's sender (never from the page's word) and adds back. Repeated in every link, it was
+ * the same URL serialised thousands of times per page (issue 14).
+ */
+export type SentLink = Omit<PageLink, 'pageUrl'>;
+
 /** Highlight strength: 0 = below threshold; 1..3 = on topic, weak to strong. */
 export type Level = 0 | 1 | 2 | 3;
 

@@ -22,7 +22,7 @@
  * Message names are stable: the content script, popup and options are written against them.
  *
  * Build contract (manifest.config.ts reads these paths, keep them in step):
- *   extension/content/index.ts        content script entry (document_idle, http and https pages)
+ *   extension/content/index.ts        content script entry (document_start, http and https pages)
  *   extension/content/highlight.css   content stylesheet, injected by the manifest (CSP-safe)
  *   extension/popup/index.html        toolbar popup
  *   extension/options/index.html      options page (opened in a tab)

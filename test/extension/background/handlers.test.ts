@@ -3,7 +3,7 @@
  * Dexie stores on fake-indexeddb, and recording fakes for tabs and badge: what a page, the
  * popup and the options page get back, and what they cause.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanLink, createContentHandlers } from '../../../extension/background/content-handlers.ts';
 import type { BackgroundServices } from '../../../extension/background/services.ts';
 import { createUiHandlers } from '../../../extension/background/ui-handlers.ts';
@@ -20,6 +20,12 @@ let engine: Engine;
 let sent: { tabId: number; message: BackgroundToContent }[];
 let badges: Map<number, number | null>;
 let services: BackgroundServices;
+/** The "Worker" calls made, so each test's can finish before the next begins. */
+const calls: Promise<unknown>[] = [];
+function track<T>(call: Promise<T>): Promise<T> {
+  calls.push(call);
+  return call;
+}
 
 beforeEach(async () => {
   db = await memoryDb();
@@ -30,7 +36,7 @@ beforeEach(async () => {
     topics: createDexieTopicStore(db),
     settings: createDexieSettingsStore(db),
     companion: createDexieCompanionStore(db),
-    worker: { call: (_what, fn) => fn(engine as unknown as WorkerRemote) },
+    worker: { call: (_what, fn) => track(fn(engine as unknown as WorkerRemote)) },
     tabs: {
       async send(tabId, message) {
         sent.push({ tabId, message });
@@ -47,6 +53,9 @@ beforeEach(async () => {
   };
 });
 afterEach(async () => {
+  // 'page/links' answers before its examples are stored: let the Worker's calls finish before
+  // the database closes under them.
+  await Promise.allSettled(calls.splice(0));
   await engine.flush();
   db.close();
 });
@@ -128,6 +137,30 @@ describe('background handlers', () => {
     expect(stats).toMatchObject({ pageOnTopicLinks: 2, siteEnabled: true, host: 'www.portal.example.net' });
     // The page URL is the sender's (fragment dropped), not the message's.
     expect((await db.examples.toArray()).every((row) => row.pageUrl === PAGE)).toBe(true);
+  });
+
+  it('answers a batch with its verdicts without waiting for its examples to be stored', async () => {
+    await createTopic();
+    let release: () => void = () => undefined;
+    const stored = new Promise<void>((resolve) => (release = resolve));
+    const order: string[] = [];
+    const slowLearning: BackgroundServices = {
+      ...services,
+      worker: {
+        call: (what, fn) => {
+          order.push(what);
+          // The Worker's IndexedDB write of the page's examples, held back until released.
+          return track(what === 'observe' ? stored.then(() => fn(engine as unknown as WorkerRemote)) : fn(engine as unknown as WorkerRemote));
+        },
+      },
+    };
+    const reply = await createContentHandlers(slowLearning)['page/links']({ type: 'page/links', pageUrl: PAGE, title: 'Portal', links: hubLinks(), first: true }, origin);
+    expect(reply.verdicts.map((v) => v.ref)).toEqual(hubLinks().map((l) => l.ref));
+    // Scoring was asked for before learning, so the batch is scored against the model as it was.
+    expect(order).toEqual(['scoreLinks', 'observe']);
+    expect(await db.examples.count()).toBe(0);
+    release();
+    await vi.waitFor(async () => expect(await db.examples.count()).toBe(12), { timeout: 2000, interval: 10 });
   });
 
   it('drops malformed links from a page instead of trusting them', () => {

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { extractContexts } from '../../../shared/contexts/index.ts';
 import { segmentsFromHtml } from '../../../shared/segments/index.ts';
 import { normalizeUrl } from '../../../shared/urls/index.ts';
-import { extractLinks, extractionSteps } from '../../../extension/content/extract-links.ts';
+import { extractLinks, extractionSteps, leadingLinks } from '../../../extension/content/extract-links.ts';
 import { pageDocument } from './page-dom.ts';
 
 const fixtures = resolve(import.meta.dirname, '../../fixtures/html');
@@ -97,5 +97,44 @@ describe('extractLinks on a live DOM gives the shared pipeline’s contexts', ()
       before: '今天',
       after: '更新',
     });
+  });
+});
+
+describe('leadingLinks: the first links of a page, from a walk that stops early', () => {
+  // Every count from none to past the page's links: the prefix must be exactly the whole page's
+  // first links, context for context and element for element, including the last one taken,
+  // whose `after` reads up to the next link.
+  it.each(cases)('%s: equals the whole extraction’s first links', (_name, html) => {
+    const doc = parse(html);
+    for (const window of [80, 12]) {
+      const whole = extractLinks(doc, pageUrl, { window });
+      const counts = new Set([0, 1, 2, 3, 7, Math.floor(whole.length / 2), whole.length - 1, whole.length, whole.length + 5]);
+      for (const count of counts) {
+        if (count < 0) continue;
+        const lead = leadingLinks(doc, pageUrl, count, { window });
+        expect(lead.map((link) => link.context)).toEqual(whole.slice(0, count).map((link) => link.context));
+        expect(lead.map((link) => link.element)).toEqual(whole.slice(0, count).map((link) => link.element));
+      }
+    }
+  });
+
+  it('stops walking soon after the links it needs', () => {
+    const html = `<body>${Array.from({ length: 400 }, (_, i) => `<p>段落 ${i} <a href="/p/${i}">链接 ${i}</a> 结尾</p>`).join('')}</body>`;
+    const doc = parse(html);
+    let reads = 0;
+    // Count the nodes the walk asks about through the attribute reads of the elements it opens.
+    const paragraphs = [...doc.querySelectorAll('p')];
+    for (const p of paragraphs) {
+      const original = p.getAttribute.bind(p);
+      p.getAttribute = (name: string) => {
+        if (name === 'hidden') reads++;
+        return original(name);
+      };
+    }
+    const lead = leadingLinks(doc, pageUrl, 10, { window: 80 });
+    expect(lead).toHaveLength(10);
+    // Eleven links must end; the walk checks its count every 32 nodes (5 per paragraph here).
+    expect(reads).toBeGreaterThanOrEqual(11);
+    expect(reads).toBeLessThan(40);
   });
 });

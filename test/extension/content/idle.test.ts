@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 /** Idle-time batching: work runs in slices bounded by a step count and a time budget. */
 import { describe, expect, it } from 'vitest';
-import { CANCELLED, runWhenIdle, type IdleDeadlineLike, type RequestIdle } from '../../../extension/content/idle.ts';
+import { CANCELLED, promptRequester, runWhenIdle, type IdleDeadlineLike, type RequestIdle } from '../../../extension/content/idle.ts';
 
 /** A generator of `n` steps that records which slice ran each step. */
 function* counted(n: number, log: number[], slice: () => number): Generator<void, string, void> {
@@ -119,5 +119,29 @@ describe('runWhenIdle', () => {
       throw new Error('broken page');
     })();
     await expect(runWhenIdle(steps, { requestIdle: idle.requestIdle })).rejects.toThrow('broken page');
+  });
+});
+
+describe('promptRequester', () => {
+  it('runs each slice as a background-priority task with the budget from its start', async () => {
+    const posted: { callback: () => void; priority: string }[] = [];
+    const win = { scheduler: { postTask: (callback: () => void, options: { priority: string }) => (posted.push({ callback, ...options }), Promise.resolve()) } };
+    const request = promptRequester(win as unknown as Window, 8);
+    let remaining = -1;
+    request((deadline) => (remaining = deadline.timeRemaining()));
+    expect(remaining).toBe(-1); // not before its task
+    expect(posted.map((p) => p.priority)).toEqual(['background']);
+    posted[0]!.callback();
+    expect(remaining).toBeGreaterThan(0);
+    expect(remaining).toBeLessThanOrEqual(8);
+  });
+
+  it('falls back to a timer task where there is no scheduler.postTask', async () => {
+    const request = promptRequester(window as unknown as Window, 8);
+    const steps = (function* () {
+      for (let i = 0; i < 5; i++) yield;
+      return 'done';
+    })();
+    expect(await runWhenIdle(steps, { requestIdle: request })).toBe('done');
   });
 });

@@ -79,6 +79,11 @@ function buildPage(n: number): void {
   document.body.replaceChildren(list);
 }
 
+/** Every link sent to the fake background, in order. */
+function sentLinks(browser: ReturnType<typeof fakeBrowser>): PageLink[] {
+  return (browser.sent.filter((m) => m['type'] === 'page/links') as unknown as { links: PageLink[] }[]).flatMap((m) => m.links);
+}
+
 let current: Harness | undefined;
 beforeEach(() => {
   document.body.replaceChildren();
@@ -89,7 +94,7 @@ afterEach(() => {
 });
 
 describe('PageSession', () => {
-  it('asks for settings, sends every link in batches, and paints each batch in one frame', async () => {
+  it('asks for settings, sends every link in batches, and paints the verdicts in animation frames', async () => {
     buildPage(23);
     const h = (current = harness({ enabled: true }, { linksPerMessage: 10, laterLinksPerMessage: 5 }));
     await h.session.start();
@@ -99,12 +104,16 @@ describe('PageSession', () => {
     // The first batch (the links in view first) at one size, the rest at the later size.
     expect(batches.map((b) => b.links.length)).toEqual([10, 5, 5, 3]);
     expect(batches.map((b) => b.first)).toEqual([true, false, false, false]);
-    expect(h.frames()).toBe(4);
-    // The contexts sent are exactly the shared pipeline's for this document.
+    // The fake background answers at once, so every reply is in before the first frame, and
+    // that frame paints them all (23 verdicts, under the 500 a frame may take).
+    expect(h.frames()).toBe(1);
+    // The contexts sent are exactly the shared pipeline's for this document, without the page
+    // URL in each link (the background takes it from the sender); the title only comes first.
     const sent = batches.flatMap((b) => b.links);
-    const { ref: _ref, ...firstSent } = sent[0]!;
-    expect(sent.map(({ ref: _, ...context }) => context)).toEqual(extractLinks(document, pageUrl, { window: 80 }).map((l) => l.context));
-    expect(firstSent.pageUrl).toBe(pageUrl);
+    const expected = extractLinks(document, pageUrl, { window: 80 }).map(({ context: { pageUrl: _, ...link } }) => link);
+    expect(sent.map(({ ref: _, ...link }) => link)).toEqual(expected);
+    expect(sent.some((link) => 'pageUrl' in link)).toBe(false);
+    expect((batches as unknown as Record<string, unknown>[]).map((b) => b['title'])).toEqual(['Portal', undefined, undefined, undefined]);
     expect(new Set(sent.map((l) => l.ref)).size).toBe(23);
 
     const links = [...document.querySelectorAll('a')];
@@ -307,5 +316,102 @@ describe('PageSession', () => {
     const sent = h.linkMessages().flatMap((b) => b.links);
     expect(sent).toHaveLength(40);
     expect(h.linkMessages().filter((b) => b.first)).toHaveLength(1);
+  });
+
+  it('started while the page is parsed, sends its first links before ranking the rest, each link once', async () => {
+    buildPage(40);
+    let state: DocumentReadyState = 'loading';
+    Object.defineProperty(document, 'readyState', { configurable: true, get: () => state });
+    try {
+      const links = [...document.querySelectorAll('a')];
+      // Laid out, link 30 would be the one in view: the first message does not wait for that.
+      links[30]!.getBoundingClientRect = () => new DOMRect(10, 100, 80, 16);
+      const settled: { onTopic: number; total: number }[] = [];
+      const browser = fakeBrowser({
+        'page/settings': { enabled: true, window: 80, maxLinks: 5000 },
+        'page/links': answerAtOnce,
+        'page/count': { ok: true },
+      });
+      const session = new PageSession(
+        {
+          doc: document,
+          send: createContentSender(browser.runtime),
+          t: createTranslate(browser.i18n),
+          requestIdle: (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 0),
+          requestSoon: (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 0),
+          requestFrame: (callback) => setTimeout(callback, 0),
+          pageUrl: () => pageUrl,
+          viewport: () => ({ width: 1000, height: 800 }),
+          settled: (totals) => settled.push(totals),
+        },
+        { leadingLinks: 8, linksPerMessage: 10, laterLinksPerMessage: 10 },
+      );
+      const run = session.start();
+      const linkMessages = () => browser.sent.filter((m) => m['type'] === 'page/links') as unknown as { links: PageLink[]; first: boolean }[];
+      // Settings asked for at once; nothing sent while the page is still being parsed (several
+      // checks of readyState go by meanwhile).
+      await vi.waitFor(() => expect(browser.sent.map((m) => m['type'])).toEqual(['page/settings']), { timeout: 2000, interval: 5 });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(browser.sent.map((m) => m['type'])).toEqual(['page/settings']);
+      state = 'interactive';
+      await run;
+      const batches = linkMessages();
+      // The first 8 in page order, then the rest visible first (link 30 leads), 10 at a time.
+      expect(batches.map((b) => b.links.length)).toEqual([8, 10, 10, 10, 2]);
+      expect(batches.map((b) => b.first)).toEqual([true, false, false, false, false]);
+      expect(batches[0]!.links.map((l) => l.anchor)).toEqual(links.slice(0, 8).map((a) => a.textContent));
+      expect(batches[1]!.links[0]!.anchor).toBe(links[30]!.textContent);
+      const whole = extractLinks(document, pageUrl, { window: 80 }).map(({ context: { pageUrl: _, ...link } }) => link);
+      const sent = batches.flatMap((b) => b.links);
+      expect(sent.map(({ ref: _, ...link }) => link).sort((a, b) => a.url.localeCompare(b.url))).toEqual([...whole].sort((a, b) => a.url.localeCompare(b.url)));
+      expect(new Set(sent.map((l) => l.ref)).size).toBe(40);
+      expect(document.querySelectorAll(`[${LEVEL_ATTRIBUTE}]`)).toHaveLength(14);
+      expect(settled).toEqual([{ onTopic: 14, total: 40 }]);
+      session.destroy();
+    } finally {
+      delete (document as unknown as { readyState?: unknown }).readyState;
+    }
+  });
+
+  it('paints a link added while earlier verdicts still wait for frames', async () => {
+    buildPage(30);
+    const frames: (() => void)[] = [];
+    const browser = fakeBrowser({
+      'page/settings': { enabled: true, window: 80, maxLinks: 5000 },
+      'page/links': answerAtOnce,
+      'page/count': { ok: true },
+    });
+    const session = new PageSession(
+      {
+        doc: document,
+        send: createContentSender(browser.runtime),
+        t: createTranslate(browser.i18n),
+        requestIdle: (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 0),
+        requestFrame: (callback) => frames.push(callback),
+        pageUrl: () => pageUrl,
+        viewport: () => ({ width: 1000, height: 800 }),
+      },
+      { debounceMs: 10, paintPerFrame: 4 },
+    );
+    const run = session.start();
+    await vi.waitFor(() => expect(frames).toHaveLength(1), { timeout: 2000, interval: 5 });
+    frames.shift()!();
+    const late = document.createElement('a');
+    late.setAttribute('href', '/late');
+    late.textContent = 'finance late';
+    document.body.append(late);
+    // Frames as the browser would give them, until the added link has its verdict painted.
+    await vi.waitFor(
+      () => {
+        frames.shift()?.();
+        expect(late.getAttribute(LEVEL_ATTRIBUTE)).toBe('3');
+      },
+      { timeout: 3000, interval: 5 },
+    );
+    await run;
+    const marked = [...document.querySelectorAll('a')].filter((a) => a.textContent!.includes('finance'));
+    expect(marked.every((a) => a.getAttribute(LEVEL_ATTRIBUTE) === '3')).toBe(true);
+    expect(sentLinks(browser)).toHaveLength(31);
+    session.destroy();
   });
 });
