@@ -9,7 +9,7 @@ import type { LinkVerdict, PageLink } from '../../../extension/messages/page-lin
 import { createContentSender } from '../../../extension/messages/send.ts';
 import { createTranslate } from '../../../extension/ui/i18n.ts';
 import { extractLinks } from '../../../extension/content/extract-links.ts';
-import { PageSession, type SessionOptions } from '../../../extension/content/page-session.ts';
+import { PageSession, type SessionEnv, type SessionOptions } from '../../../extension/content/page-session.ts';
 import { LEVEL_ATTRIBUTE, MARK_CLASS } from '../../../extension/content/paint.ts';
 import { fakeBrowser } from '../ui/fake-browser.ts';
 
@@ -32,7 +32,8 @@ interface Harness {
 type PageLinksHandler = (message: Record<string, unknown>) => unknown;
 const answerAtOnce: PageLinksHandler = (message) => ({ verdicts: (message['links'] as PageLink[]).map(judge) });
 
-function harness(settings: { enabled: boolean; window?: number; maxLinks?: number }, options: SessionOptions = {}, pageLinks = answerAtOnce): Harness {
+/** `env` replaces parts of the session's surroundings (a test's own frames, `settled`…); `frames()` counts only the harness's own frames. */
+function harness(settings: { enabled: boolean; window?: number; maxLinks?: number }, options: SessionOptions = {}, pageLinks = answerAtOnce, env: Partial<SessionEnv> = {}): Harness {
   const browser = fakeBrowser({
     'page/settings': { window: 80, maxLinks: 5000, ...settings },
     'page/links': pageLinks,
@@ -52,6 +53,7 @@ function harness(settings: { enabled: boolean; window?: number; maxLinks?: numbe
       },
       pageUrl: () => pageUrl,
       viewport: () => ({ width: 1000, height: 800 }),
+      ...env,
     },
     { debounceMs: 20, ...options },
   );
@@ -130,28 +132,13 @@ describe('PageSession', () => {
     // Regression (bench/extension-bench.ts): waiting for each batch's frame before sending the
     // next one held a 5,000-link page to one 100-link batch per frame.
     buildPage(25);
-    const browser = fakeBrowser({
-      'page/settings': { enabled: true, window: 80, maxLinks: 5000 },
-      'page/links': (message) => ({ verdicts: (message['links'] as PageLink[]).map(judge) }),
-      'page/count': { ok: true },
-    });
     const frames: (() => void)[] = [];
     const settled: { onTopic: number; total: number }[] = [];
-    const session = new PageSession(
-      {
-        doc: document,
-        send: createContentSender(browser.runtime),
-        t: createTranslate(browser.i18n),
-        requestIdle: (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 0),
-        requestFrame: (callback) => frames.push(callback),
-        pageUrl: () => pageUrl,
-        viewport: () => ({ width: 1000, height: 800 }),
-        settled: (totals) => settled.push(totals),
-      },
-      { linksPerMessage: 10, laterLinksPerMessage: 10 },
-    );
+    const { session, linkMessages } = harness({ enabled: true }, { linksPerMessage: 10, laterLinksPerMessage: 10 }, answerAtOnce, {
+      requestFrame: (callback) => frames.push(callback),
+      settled: (totals) => settled.push(totals),
+    });
     const run = session.start();
-    const linkMessages = () => browser.sent.filter((m) => m['type'] === 'page/links');
     // No frame has come yet, and every batch has gone.
     await vi.waitFor(() => expect(linkMessages()).toHaveLength(3), { timeout: 2000, interval: 5 });
     expect(document.querySelectorAll(`[${LEVEL_ATTRIBUTE}]`)).toHaveLength(0);
@@ -327,27 +314,11 @@ describe('PageSession', () => {
       // Laid out, link 30 would be the one in view: the first message does not wait for that.
       links[30]!.getBoundingClientRect = () => new DOMRect(10, 100, 80, 16);
       const settled: { onTopic: number; total: number }[] = [];
-      const browser = fakeBrowser({
-        'page/settings': { enabled: true, window: 80, maxLinks: 5000 },
-        'page/links': answerAtOnce,
-        'page/count': { ok: true },
+      const { session, browser, linkMessages } = harness({ enabled: true }, { leadingLinks: 8, linksPerMessage: 10, laterLinksPerMessage: 10 }, answerAtOnce, {
+        requestSoon: (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 0),
+        settled: (totals) => settled.push(totals),
       });
-      const session = new PageSession(
-        {
-          doc: document,
-          send: createContentSender(browser.runtime),
-          t: createTranslate(browser.i18n),
-          requestIdle: (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 0),
-          requestSoon: (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 0),
-          requestFrame: (callback) => setTimeout(callback, 0),
-          pageUrl: () => pageUrl,
-          viewport: () => ({ width: 1000, height: 800 }),
-          settled: (totals) => settled.push(totals),
-        },
-        { leadingLinks: 8, linksPerMessage: 10, laterLinksPerMessage: 10 },
-      );
       const run = session.start();
-      const linkMessages = () => browser.sent.filter((m) => m['type'] === 'page/links') as unknown as { links: PageLink[]; first: boolean }[];
       // Settings asked for at once; nothing sent while the page is still being parsed (several
       // checks of readyState go by meanwhile).
       await vi.waitFor(() => expect(browser.sent.map((m) => m['type'])).toEqual(['page/settings']), { timeout: 2000, interval: 5 });
@@ -376,23 +347,9 @@ describe('PageSession', () => {
   it('paints a link added while earlier verdicts still wait for frames', async () => {
     buildPage(30);
     const frames: (() => void)[] = [];
-    const browser = fakeBrowser({
-      'page/settings': { enabled: true, window: 80, maxLinks: 5000 },
-      'page/links': answerAtOnce,
-      'page/count': { ok: true },
+    const { session, browser } = harness({ enabled: true }, { debounceMs: 10, paintPerFrame: 4 }, answerAtOnce, {
+      requestFrame: (callback) => frames.push(callback),
     });
-    const session = new PageSession(
-      {
-        doc: document,
-        send: createContentSender(browser.runtime),
-        t: createTranslate(browser.i18n),
-        requestIdle: (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 0),
-        requestFrame: (callback) => frames.push(callback),
-        pageUrl: () => pageUrl,
-        viewport: () => ({ width: 1000, height: 800 }),
-      },
-      { debounceMs: 10, paintPerFrame: 4 },
-    );
     const run = session.start();
     await vi.waitFor(() => expect(frames).toHaveLength(1), { timeout: 2000, interval: 5 });
     frames.shift()!();
