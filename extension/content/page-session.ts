@@ -52,8 +52,9 @@ export interface SessionEnv {
 
 export interface SessionOptions {
   /**
-   * Links sent at DOMContentLoaded, before the page's first layout, when the session started
-   * while the page was being parsed: the first in page order (see `start`). Default 100; 0 never.
+   * Links sent as soon as the page is parsed (`dom-ready.ts`), before its first layout, when the
+   * session started while the page was being parsed: the first in page order (see `start`).
+   * Default 100; 0 never.
    */
   leadingLinks?: number;
   /** Links in the first ranked 'page/links' message (the links in view come first). Default 100. */
@@ -113,10 +114,10 @@ export class PageSession {
    * Started while the page is still being parsed (index.ts runs at document_start), the
    * settings are asked for meanwhile, so they are there when the page is. Then the page's first
    * links in page order (`leadingLinks`, a walk of a few hundred nodes that needs no layout) go
-   * to the background at once, and the whole page is extracted in idle slices meanwhile. A page
-   * opened at its top shows its first links; a URL with a fragment (opened further down) skips
-   * this and waits for the ranked batches. The rest follows as before: ranked visible first
-   * (which needs the layout), in batches.
+   * to the background at once, and the whole page is extracted meanwhile, in `requestSoon`
+   * slices. A page opened at its top shows its first links; a URL with a fragment (opened
+   * further down) skips this and waits for the ranked batches. The rest follows as before:
+   * ranked visible first (which needs the layout), in batches.
    */
   start(): Promise<void> {
     const generation = ++this.#generation;

@@ -5,9 +5,9 @@
  *   data-linkscent-level="1" | "2" | "3"   on-topic strength, weak to strong
  *   class="linkscent-link"                  present on every marked link
  *
- * Level 0 removes both, so a refresh can lower a link back to unmarked. All writes of one
- * verdict batch happen inside one animation frame, after every read, so painting never forces
- * a layout in the middle of the page's own work.
+ * Level 0 removes both, so a refresh can lower a link back to unmarked. The writes happen
+ * inside animation frames, a bounded number per frame (`paint-queue.ts`), after every read, so
+ * painting never forces a layout in the middle of the page's own work.
  */
 import type { LinkVerdict } from '../messages/page-links.ts';
 import type { LinkRegistry } from './link-registry.ts';
@@ -48,21 +48,6 @@ function unmark(element: Element): void {
 }
 
 export type RequestFrame = (callback: () => void) => unknown;
-
-/**
- * Paints one verdict batch in one animation frame; resolves when it is painted. When `current`
- * says no by then (a refresh or clear came meanwhile), nothing is painted and it resolves with 0.
- */
-export function paintInFrame(
-  registry: LinkRegistry,
-  verdicts: readonly LinkVerdict[],
-  requestFrame: RequestFrame,
-  current: () => boolean = () => true,
-): Promise<number> {
-  return new Promise((resolve) => {
-    requestFrame(() => resolve(current() ? paintVerdicts(registry, verdicts) : 0));
-  });
-}
 
 /** Removes every highlight under `root` and forgets the verdicts. */
 export function clearHighlights(root: ParentNode, registry: LinkRegistry): void {

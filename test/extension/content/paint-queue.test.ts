@@ -72,6 +72,18 @@ describe('PaintQueue', () => {
     expect(frames).toHaveLength(0);
   });
 
+  it('paints nothing of a run overtaken before its first frame (refresh, clear), and resolves with 0', async () => {
+    const queue = new PaintQueue(registry, requestFrame, 4);
+    let current = true;
+    const overtaken = queue.paint([0, 1].map(verdict), () => current);
+    current = false;
+    frame();
+    expect(await overtaken).toBe(0);
+    expect(painted()).toEqual([]);
+    expect(registry.totals()).toEqual({ onTopic: 0, total: 0 });
+    expect(frames).toHaveLength(0);
+  });
+
   it('drops what a refresh overtook, and goes on with the newer run', async () => {
     const queue = new PaintQueue(registry, requestFrame, 3);
     let current = true;

@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { LinkVerdict } from '../../../extension/messages/page-links.ts';
 import { LinkRegistry } from '../../../extension/content/link-registry.ts';
-import { LEVEL_ATTRIBUTE, MARK_CLASS, clearHighlights, paintInFrame, paintVerdicts } from '../../../extension/content/paint.ts';
+import { LEVEL_ATTRIBUTE, MARK_CLASS, clearHighlights, paintVerdicts } from '../../../extension/content/paint.ts';
 
 const verdict = (ref: number, level: LinkVerdict['level'], p = 0.5): LinkVerdict => ({ ref, p, level, top: [] });
 
@@ -46,28 +46,6 @@ describe('painting', () => {
   it('ignores verdicts for refs it never gave out', () => {
     expect(paintVerdicts(registry, [verdict(99, 3)])).toBe(0);
     expect(document.querySelectorAll(`[${LEVEL_ATTRIBUTE}]`)).toHaveLength(0);
-  });
-
-  it('paints nothing in its frame when the run was overtaken meanwhile (refresh, clear)', async () => {
-    const frames: (() => void)[] = [];
-    let current = true;
-    const painted = paintInFrame(registry, [verdict(0, 3)], (callback) => frames.push(callback), () => current);
-    current = false;
-    frames[0]!();
-    expect(await painted).toBe(0);
-    expect(links[0]!.hasAttribute(LEVEL_ATTRIBUTE)).toBe(false);
-    expect(registry.totals()).toEqual({ onTopic: 0, total: 0 });
-  });
-
-  it('writes a batch in one animation frame, not before', async () => {
-    const frames: (() => void)[] = [];
-    const painted = paintInFrame(registry, [verdict(0, 2), verdict(2, 1)], (callback) => frames.push(callback));
-    expect(frames).toHaveLength(1);
-    expect(links[0]!.hasAttribute(LEVEL_ATTRIBUTE)).toBe(false);
-    frames[0]!();
-    expect(await painted).toBe(2);
-    expect(links[0]!.getAttribute(LEVEL_ATTRIBUTE)).toBe('2');
-    expect(links[2]!.getAttribute(LEVEL_ATTRIBUTE)).toBe('1');
   });
 
   it('clears every highlight and the totals', () => {
