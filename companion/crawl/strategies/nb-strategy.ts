@@ -41,7 +41,7 @@ import { DEFAULT_GAMMA, futureReward, type LevelClassifier } from '../../../shar
 import type { LinkScorer } from '../../../shared/pipeline/link-scorer.ts';
 import type { LinkText } from '../../store/records.ts';
 import { FOCUSED_CLAIM_WINDOW, type CrawlStrategy } from './crawl-strategy.ts';
-import { DEFAULT_KEPT_ROWS, KeptFeatures } from './kept-features.ts';
+import { DEFAULT_KEPT_ROWS, KeptFeatures, type KeptLink } from './kept-features.ts';
 
 /** r2: the least value a link found on an off-topic page needs to keep its place. */
 export const DEFAULT_R2 = 0.1;
@@ -94,9 +94,10 @@ export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = D
    * re-scoring while the row holds the same text (`kept-features.ts`): the same number, to the
    * last bit, without listing them again.
    */
+  const keptValue = (known: KeptLink): number => (known.byPattern ? 1 : partsOf(kept.sequence(known), false, 0).v);
   const rowValue = (url: string, pageUrl: string, text: LinkText): number => {
     const known = kept.get(url, text);
-    if (known !== undefined) return known.byPattern ? 1 : partsOf(kept.sequence(known), false, 0).v;
+    if (known !== undefined) return keptValue(known);
     if (onTopicUrl?.(url) === true) {
       kept.keep(url, text, true);
       return 1;
@@ -122,7 +123,7 @@ export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = D
     rescoreKept(row) {
       const known = kept.peek(row.url);
       if (known === undefined) return undefined;
-      return priority(known.byPattern ? 1 : partsOf(kept.sequence(known), false, 0).v, row.viaOnTopic);
+      return priority(keptValue(known), row.viaOnTopic);
     },
     forgetKept: (url) => kept.forget(url),
     linkLogOdds: (context) => scorer.score(context, 0).logOdds,
