@@ -49,9 +49,11 @@ if (bundleIsCurrent()) {
   register();
   modules = { heapGrowth: () => import('../platform/heap-growth.ts'), main: () => import('../cli/main.ts') };
 }
-// Before any work: a crawl's heap would otherwise grow to 4× what is live (platform/heap-growth.ts).
-const { limitHeapGrowth } = await modules.heapGrowth();
+// Before any work: a crawl's heap would otherwise grow to 4× what is live, and its young generation
+// to 32 MiB (platform/heap-growth.ts).
+const { limitHeapGrowth, limitYoungGeneration } = await modules.heapGrowth();
 limitHeapGrowth();
+limitYoungGeneration();
 const { main } = await modules.main();
 const code = await main(process.argv.slice(2));
 process.exit(code);

@@ -26,6 +26,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { CompiledLinkRules } from '../crawl/link-rules.ts';
+import { holdYoungGeneration } from '../platform/heap-growth.ts';
 import { unpackPage } from './packed-page.ts';
 import type { PageRequest, ParseReply, ParseRequest } from './parse-messages.ts';
 import { parsePage, type PageToParse, type ParsedPage } from './parse-page.ts';
@@ -77,6 +78,9 @@ class ParseThread {
     const options = { execArgv: [], resourceLimits: THREAD_HEAP };
     this.#worker = 'code' in script ? new Worker(script.code, { ...options, eval: true }) : new Worker(script.file, options);
     this.#worker.unref();
+    // The thread's heap, made by now, set V8's young generation growth back to its default for
+    // every isolate, this one too (platform/heap-growth.ts).
+    this.#worker.once('online', holdYoungGeneration);
     const gone = (reason: string) => {
       if (this.#gone) return;
       this.#gone = true;
