@@ -30,10 +30,14 @@ export class PageReports {
   /**
    * @param limit reports waiting at once before a worker waits (≥ 1): the crawl's concurrency.
    * @param onFailure hears the first report that failed: the crawl must stop with it.
+   * @param beforeWait runs when a worker is about to wait: what reports wait for may be hurried
+   *   (the crawl commits its open batch of writes, `store/write-batch.ts`). An error it throws
+   *   is a report's failure.
    */
   constructor(
     private readonly limit: number,
     private readonly onFailure: (error: unknown) => void,
+    private readonly beforeWait: () => void = () => {},
   ) {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`page reports: limit must be a whole number ≥ 1, got ${limit}`);
   }
@@ -50,7 +54,15 @@ export class PageReports {
         this.#waiting.shift()?.();
       });
     this.#pending.add(running);
-    if (this.#pending.size >= this.limit && !this.#failed) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    if (this.#pending.size < this.limit || this.#failed) return;
+    try {
+      this.beforeWait();
+    } catch (error) {
+      this.#fail(error);
+      return;
+    }
+    // Nothing settles synchronously: a report the commit hurried ends later, and lets one waiter go.
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
   }
 
   /** The first failure, if a report failed. */
