@@ -52,6 +52,7 @@ const batches = new Map<string, WriteBatch>();
 
 /** Commits the batch open on the store file `path` in this process, if there is one. */
 export function commitBatchOf(path: string): void {
+  if (batches.size === 0) return; // most processes batch nothing (a shared-frontier worker, a CLI reading a store)
   batches.get(resolve(path))?.commit();
 }
 
