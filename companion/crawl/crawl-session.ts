@@ -127,6 +127,10 @@ export async function openSession(options: CrawlOptions, seeds: string[]): Promi
     network ??= await connectCrawl(options, allSeeds, politeness);
     const jsonl = PagesJsonl.rebuild(options.outDir, store);
     const frontier: Frontier = shared ?? new SqliteFrontier(store);
+    // On its own frontier the crawl commits several pages' claims and records at once
+    // (`store/write-batch.ts`). A shared frontier's pages are synced one by one before Redis
+    // counts them (`shared-recorder.ts`): nothing there to group.
+    if (shared === undefined) store.batchWrites();
     const opened = { store, network };
     return {
       store,

@@ -134,10 +134,16 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
   let failure: unknown;
   // A page's report (its line once on disk, its pageStored hooks) runs beside its worker; one that
   // fails stops the run as a failing page does.
-  const reports = new PageReports(options.concurrency, (error) => {
-    failure ??= error;
-    state.wake();
-  });
+  const reports = new PageReports(
+    options.concurrency,
+    (error) => {
+      failure ??= error;
+      state.wake();
+    },
+    // A worker about to wait for reports that wait for the open batch of writes: commit it now
+    // rather than at the end of its window (`store/write-batch.ts`).
+    () => store.commitWrites(),
+  );
   const ctx: UrlContext = {
     options,
     signal: stop.signal,
@@ -223,6 +229,7 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
 
   try {
     await Promise.all(Array.from({ length: options.concurrency }, worker));
+    store.commitWrites(); // the last pages' reports wait for it
     await reports.drain();
     await learner?.idle();
     failure ??= learner?.failure;
@@ -260,6 +267,7 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
     };
   } finally {
     options.signal?.removeEventListener('abort', onCallerAbort);
+    commitQuietly(store); // a failed run's recorded pages too: a resume must not fetch them again
     await reports.drain(); // their lines before pages.jsonl closes
     await learner?.idle(); // its transaction before the store closes
     await warc?.close();
@@ -269,6 +277,18 @@ async function run(options: CrawlOptions, session: CrawlSession): Promise<CrawlS
   async function setAsideHosts(hosts: string[]): Promise<SetAsideHost[]> {
     const queued = await frontier.queuedByHost(hosts);
     return hosts.map((host) => ({ host, reason: state.deferralReason(host) ?? 'robots.txt unreachable', queued: queued.get(host) ?? 0 }));
+  }
+}
+
+/**
+ * The open batch of writes committed as a run ends, whatever ended it. A failure here is the
+ * batch's pages' reports' failure (they reject with it), which the run reports; not thrown twice.
+ */
+function commitQuietly(store: CrawlStore): void {
+  try {
+    store.commitWrites();
+  } catch {
+    // given to the pages' reports, see above
   }
 }
 

@@ -2,10 +2,11 @@
  * The tail of a recorded page's life that waits on the disk: its fsync (the store's group commit,
  * `store/wal-sync.ts`), then its pages.jsonl line, the progress line and its pageStored hooks.
  *
- * That tail runs beside the worker, not in its slot. A page's transaction has committed before
- * its report starts, so it already survives `kill -9` and counts toward maxPages; what the report
- * waits for is the fdatasync that makes it survive a power cut, 2–5 ms on an ordinary disk (one
- * that runs plus the next, for a page committed while one runs). Waited for in the slot, that was
+ * That tail runs beside the worker, not in its slot. A page counts toward maxPages once its
+ * writes are in the store, in the open batch of writes (`store/write-batch.ts`); what the report
+ * waits for is that batch's commit (≤ 10 ms; at once when a worker would wait on `limit` reports),
+ * after which the page survives `kill -9`, and the fdatasync that makes it survive a power cut,
+ * 2–5 ms on an ordinary disk (one that runs plus the next, for a page committed while one runs). Waited for in the slot, that was
  * a fetch slot doing nothing: an nb crawl's event loop sat idle 11 % of its steady state with its
  * store on disk against 5 % on tmpfs, where fdatasync returns at once.
  *
@@ -30,10 +31,14 @@ export class PageReports {
   /**
    * @param limit reports waiting at once before a worker waits (≥ 1): the crawl's concurrency.
    * @param onFailure hears the first report that failed: the crawl must stop with it.
+   * @param beforeWait runs when a worker is about to wait: what reports wait for may be hurried
+   *   (the crawl commits its open batch of writes, `store/write-batch.ts`). An error it throws
+   *   is a report's failure.
    */
   constructor(
     private readonly limit: number,
     private readonly onFailure: (error: unknown) => void,
+    private readonly beforeWait: () => void = () => {},
   ) {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`page reports: limit must be a whole number ≥ 1, got ${limit}`);
   }
@@ -50,7 +55,15 @@ export class PageReports {
         this.#waiting.shift()?.();
       });
     this.#pending.add(running);
-    if (this.#pending.size >= this.limit && !this.#failed) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    if (this.#pending.size < this.limit || this.#failed) return;
+    try {
+      this.beforeWait();
+    } catch (error) {
+      this.#fail(error);
+      return;
+    }
+    // Nothing settles synchronously: a report the commit hurried ends later, and lets one waiter go.
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
   }
 
   /** The first failure, if a report failed. */

@@ -4,12 +4,15 @@
  * Every write that matters is one transaction: recording a fetched page inserts its row, marks
  * its URL done and enqueues its children together, so a crash leaves either all of it or none.
  * better-sqlite3 is synchronous, so within one process two workers can never interleave inside
- * a claim or a record.
+ * a claim or a record. A crawl on its own frontier groups several pages' transactions, and the
+ * claims between them, in one (`batchWrites`, `write-batch.ts`): a crash loses a whole batch of
+ * pages, none of which was reported yet.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { WalSync } from './wal-sync.ts';
+import { commitBatchOf, DEFAULT_WRITE_BATCH, WriteBatch, type WriteBatchLimits } from './write-batch.ts';
 import type { LabeledLink } from '../../shared/model/types.ts';
 import { hostOf } from '../../shared/urls/normalize-url.ts';
 import { FrontierQueries, type ClaimDecision } from './frontier-queries.ts';
@@ -60,11 +63,16 @@ export class CrawlStore {
   /** Pages recorded for a shared frontier that Redis has not confirmed yet (`unconfirmed-pages.ts`). */
   readonly unconfirmed: UnconfirmedPages;
   readonly #recordTx: (page: PageRecord, host: string, children: readonly FrontierEntry[], now: number, extras: PageExtras) => number;
+  readonly #recordRaw: (page: PageRecord, host: string, children: readonly FrontierEntry[], now: number, extras: PageExtras) => number;
+  readonly #enqueueRaw: (entries: readonly FrontierEntry[], now: number) => number;
   readonly #enqueueTx: (entries: readonly FrontierEntry[], now: number) => number;
   readonly #walSync: WalSync;
+  /** The write-behind, once `batchWrites` turned it on. */
+  #batch: WriteBatch | undefined;
 
   private constructor(path: string, cacheKiB: number | undefined) {
     this.path = path;
+    commitBatchOf(path); // opening may write (a new or older store's schema): never behind this process's batch
     this.#db = openDatabase(path, cacheKiB);
     this.#walSync = new WalSync(path);
     this.#frontier = new FrontierQueries(this.#db);
@@ -86,13 +94,13 @@ export class CrawlStore {
       INSERT OR IGNORE INTO labeled_links (url, page_url, anchor, before, after, label, source, topic)
       VALUES (@url, @pageUrl, @anchor, @before, @after, @label, @source, @topic)`);
 
-    this.#enqueueTx = this.#db.transaction((entries: readonly FrontierEntry[], now: number) => {
+    this.#enqueueRaw = (entries: readonly FrontierEntry[], now: number) => {
       let changed = 0;
       for (const entry of entries) if (this.#frontier.upsert(entry, now)) changed++;
       return changed;
-    });
-    this.#recordTx = this.#db.transaction(
-      (page: PageRecord, host: string, children: readonly FrontierEntry[], now: number, extras: PageExtras) => {
+    };
+    this.#enqueueTx = this.#db.transaction(this.#enqueueRaw);
+    this.#recordRaw = (page: PageRecord, host: string, children: readonly FrontierEntry[], now: number, extras: PageExtras) => {
         const { lastInsertRowid } = this.#insertPage.run(
           page.url, page.finalUrl, host, page.status, page.depth, page.parent, page.score, page.fetchedAt, page.bytes,
           page.contentType, page.outcome, page.error ?? null, page.relevance ?? null, page.noindex ? 1 : 0,
@@ -110,8 +118,8 @@ export class CrawlStore {
         }
         for (const child of children) this.#frontier.upsert(child, now);
         return seq;
-      },
-    );
+      };
+    this.#recordTx = this.#db.transaction(this.#recordRaw);
   }
 
   /**
@@ -120,7 +128,31 @@ export class CrawlStore {
    * meanwhile (`wal-sync.ts`). A page is reported only after it.
    */
   durable(): Promise<void> {
-    return this.#walSync.sync();
+    return this.#batch ? this.#batch.durable() : this.#walSync.sync();
+  }
+
+  /**
+   * From now on, writes are grouped into transactions of several pages (`write-batch.ts`): the
+   * crawl's own frontier turns it on. `durable()` then resolves once the batch holding the
+   * caller's writes committed and was synced.
+   */
+  batchWrites(limits: WriteBatchLimits = DEFAULT_WRITE_BATCH): void {
+    this.#batch ??= new WriteBatch(this.#db, this.path, this.#walSync, limits);
+  }
+
+  /** Commits the open batch of writes now (a crawl stopping, or about to wait for its reports); throws when that fails. */
+  commitWrites(): void {
+    this.#batch?.commit();
+  }
+
+  /**
+   * Before any write: it joins this store's batch (begun if none is open), or, on a store that
+   * does not batch, the batch another connection of this process holds on the file is committed
+   * first, so this write never waits for a lock that only this event loop could free.
+   */
+  #write(): void {
+    if (this.#batch) this.#batch.join();
+    else commitBatchOf(this.path);
   }
 
   /** Opens `dir/crawl.sqlite`, creating the directory for a new crawl. */
@@ -145,16 +177,20 @@ export class CrawlStore {
   }
 
   setMeta(key: string, value: unknown): void {
+    this.#write();
     this.#setMeta.run(key, JSON.stringify(value));
   }
 
   /** Upserts entries in one transaction (a link met again keeps its highest score). */
   enqueue(entries: readonly FrontierEntry[], now = Date.now()): number {
+    if (this.#batch) return this.#batch.run(() => this.#enqueueRaw(entries, now));
+    commitBatchOf(this.path);
     return this.#enqueueTx(entries, now);
   }
 
   /** The best queued URL `decide` accepts, now in flight (see `FrontierQueries.claim`). */
   claimNext(decide: (row: FrontierRow) => ClaimDecision = () => 'take', scanLimit = 4096, excludedHosts: readonly string[] = []): FrontierRow | undefined {
+    this.#write();
     return this.#frontier.claim(decide, scanLimit, excludedHosts);
   }
 
@@ -165,16 +201,19 @@ export class CrawlStore {
 
   /** An in-flight URL whose fetch was abandoned (pause/stop): queue it again. */
   requeue(url: string): void {
+    this.#write();
     this.#frontier.setState(url, 'queued', null);
   }
 
   /** A URL that will not be fetched, with the reason. */
   drop(url: string, reason: string): void {
+    this.#write();
     this.#frontier.setState(url, 'dropped', reason);
   }
 
   /** Resume: URLs claimed by a crawl that died go back to the queue. Returns how many. */
   requeueInFlight(): number {
+    this.#write();
     return this.#frontier.requeueInFlight();
   }
 
@@ -184,6 +223,7 @@ export class CrawlStore {
    * not fetched and recorded a second time (`pages.url` is UNIQUE). Returns how many.
    */
   markRecordedDone(): number {
+    this.#write();
     return this.#frontier.markRecordedDone();
   }
 
@@ -197,7 +237,11 @@ export class CrawlStore {
    * the record with its fetch-order `seq`.
    */
   recordPage(page: PageRecord, children: readonly FrontierEntry[] = [], now = Date.now(), extras: PageExtras = {}): PageRecord {
-    const seq = this.#recordTx(page, hostOf(page.url), children, now, extras);
+    const host = hostOf(page.url);
+    const batch = this.#batch;
+    if (batch === undefined) commitBatchOf(this.path);
+    const seq = batch ? batch.run(() => this.#recordRaw(page, host, children, now, extras)) : this.#recordTx(page, host, children, now, extras);
+    batch?.pageRecorded();
     return { ...page, seq };
   }
 
@@ -266,8 +310,13 @@ export class CrawlStore {
     return { queued: byState.queued, inFlight: byState['in-flight'], done: byState.done, dropped: byState.dropped, pages };
   }
 
-  /** Runs `fn` in one transaction (nested calls join the outer one). */
+  /**
+   * Runs `fn` in one transaction (nested calls join the outer one). With `batchWrites`, in the
+   * open batch, all or nothing with it (`WriteBatch.run`).
+   */
   transaction<T>(fn: () => T): T {
+    if (this.#batch) return this.#batch.run(fn);
+    commitBatchOf(this.path);
     return this.#db.transaction(fn)();
   }
 
@@ -300,6 +349,7 @@ export class CrawlStore {
 
   /** Lowers every queued row of `host` by `by` (negative raises). Returns how many rows moved. */
   lowerHost(host: string, by: number): number {
+    this.#write();
     return this.#frontier.lowerHost(host, by);
   }
 
@@ -372,9 +422,9 @@ export class CrawlStore {
   /** Stores labeled links (duplicates of url+pageUrl+topic ignored). Returns how many were new. */
   addLabeledLinks(links: readonly LabeledLink[]): number {
     let added = 0;
-    this.#db.transaction(() => {
+    this.transaction(() => {
       for (const link of links) added += this.#insertLabeled.run(link).changes;
-    })();
+    });
     return added;
   }
 
@@ -397,9 +447,14 @@ export class CrawlStore {
     };
   }
 
+  /** Commits the open batch of writes, if any, and closes the connection; throws when that commit fails. */
   close(): void {
-    if (this.#db.open) this.#db.close();
-    this.#walSync.close();
+    try {
+      if (this.#db.open) this.#batch?.close();
+    } finally {
+      if (this.#db.open) this.#db.close();
+      this.#walSync.close();
+    }
   }
 }
 

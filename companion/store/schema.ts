@@ -173,7 +173,9 @@ export function applySchema(db: Database.Database): void {
     addMissingColumns(db);
     fillFrontierCounts(db);
   })();
-  db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  // Set only when it is not yet: setting it is a write, and a store opened to be read (`linkscent
+  // why`, the service's dashboard) must not wait for the write lock a running crawl holds.
+  if (version !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
 }
 
 /**

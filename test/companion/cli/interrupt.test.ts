@@ -51,6 +51,15 @@ function queued(out: string): string[] {
   }
 }
 
+function recorded(out: string): string[] {
+  const db = new Database(join(out, 'crawl.sqlite'), { readonly: true });
+  try {
+    return db.prepare(`SELECT url FROM pages ORDER BY seq`).pluck().all() as string[];
+  } finally {
+    db.close();
+  }
+}
+
 describe('linkscent crawl stopped by a signal', () => {
   it('Ctrl-C while robots.txt does not answer: exits 130 at once, the URL queued', async () => {
     const out = outDir();
@@ -73,6 +82,7 @@ describe('linkscent crawl stopped by a signal', () => {
     expect(result.code, result.stderr).toBe(130);
     expect(result.stdout).toMatch(/^crawl: 1 pages this run .* stopped by aborted/);
     expect(queued(out)).toEqual([`${stalledPage.origin}/stall`]);
+    expect(recorded(out)).toEqual([`${stalledPage.origin}/`]); // the page's batch of writes committed as the crawl stopped
     // The server hears the socket close a moment after the process is gone.
     while (!stalledPage.requests.find((r) => r.path === '/stall')?.abandoned) await new Promise((r) => setTimeout(r, 5));
   });

@@ -227,6 +227,31 @@ describe('runCrawl (bfs on a loopback site)', () => {
     expect(new Set(urls).size).toBe(10);
   });
 
+  it('a run that fails ends with every page it recorded committed, reported and in its store', async () => {
+    const o = options({
+      maxPages: 30,
+      concurrency: 4,
+      hooks: [
+        {
+          pageStored: (r) => {
+            if (r.seq === 6) throw new StopCrawlError('stop here');
+          },
+        },
+      ],
+    });
+    await expect(runCrawl(o)).rejects.toThrow('stop here');
+    // A recorded page's line waits for its batch of writes to commit: the run ends after every one.
+    const reported = readPages(o.outDir).map((p) => p.url);
+    const store = CrawlStore.open(o.outDir, { create: false });
+    try {
+      expect(reported.length).toBeGreaterThanOrEqual(6);
+      expect([...store.pages()].map((p) => p.url)).toEqual(reported);
+      expect(store.counts()).toMatchObject({ inFlight: 0, done: reported.length });
+    } finally {
+      store.close();
+    }
+  });
+
   it('reports a page only once its commit is on disk; a store that cannot be synced stops the crawl in one line', async () => {
     const realFdatasync = fs.fdatasync;
     const o = options({

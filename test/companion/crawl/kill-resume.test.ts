@@ -93,12 +93,14 @@ describe('kill -9, then resume', () => {
       } finally {
         store.close();
       }
-      // Only pages in flight at a kill may have been requested twice: at most 3 per kill.
+      // Only pages in flight at a kill, or recorded in the batch of writes not yet committed
+      // (`store/write-batch.ts`), may have been requested twice: at most 3 of each per kill (a
+      // worker about to wait on 3 reports commits the batch, so it never holds more than 3 pages).
       const counts = new Map<string, number>();
       for (const path of site.requests.filter((p) => p !== '/robots.txt')) counts.set(path, (counts.get(path) ?? 0) + 1);
       const repeated = [...counts.values()].filter((n) => n > 1);
       expect(Math.max(...counts.values())).toBeLessThanOrEqual(3);
-      expect(repeated.length).toBeLessThanOrEqual(6);
+      expect(repeated.length).toBeLessThanOrEqual(12);
     } finally {
       cleanup();
     }
