@@ -66,8 +66,11 @@ export function emitLinkFeatures(context: LinkContext, tokenizer: Tokenizer, opt
     for (const token of readTokens(tokenizer, context.after)) emit('c:', token);
     // Before and after are matched apart: a term must not be made up across the link between them.
     const { lexicon } = options;
-    if (containsLexiconTerm(lexicon, context.anchor)) emit('lex:', 'anchor');
-    if (containsLexiconTerm(lexicon, context.before, context.after)) emit('lex:', 'context');
+    // No lexicon, no flags: asked anyway, the empty lexicon cost two calls per link to find none.
+    if (lexicon.length > 0) {
+      if (containsLexiconTerm(lexicon, context.anchor)) emit('lex:', 'anchor');
+      if (containsLexiconTerm(lexicon, context.before, context.after)) emit('lex:', 'context');
+    }
   }
   // Version 1: host and path tokens only; version 2 adds the query's words and the directories.
   if (options.urlTokens) emitUrlFeatures(context.url, tokenizer, { query: version === 2, directories: version === 2 }, emit);

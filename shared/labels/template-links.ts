@@ -50,18 +50,29 @@ function pageHost(pageUrl: string): string {
   return lastPage.host;
 }
 
+/** White space that collapsing changes: a run of two or more, or one that is not a plain space. */
+const UNCOLLAPSED_SPACE = /\s\s|[^\S ]/u;
+
 /** The key a template link is remembered by: page host, target, normalised anchor. */
 export function templateKey(link: Sighting): string {
   const host = pageHost(link.pageUrl);
-  const anchor = link.anchor.trim().replace(/\s+/gu, ' ').toLowerCase();
+  let anchor = link.anchor.trim();
+  // Most anchors have no white space to collapse, and `replace` built a new string for every
+  // anchor with a space in it (issue 14's worker profile): it runs only where it changes something.
+  if (UNCOLLAPSED_SPACE.test(anchor)) anchor = anchor.replace(/\s+/gu, ' ');
+  anchor = anchor.toLowerCase();
   return `${host}\u0000${link.url}\u0000${anchor}`;
 }
 
 export class TemplateLinks {
   readonly minPages: number;
   readonly maxEntries: number;
-  /** key → the distinct page URLs it was seen on (at most `minPages`). */
-  readonly #pages: LruCache<string, Set<string>>;
+  /**
+   * key → the distinct page URLs it was seen on (at most `minPages`), in the order seen. An array,
+   * not a `Set`: it holds two or three URLs, and nearly every link of a page the worker scores is
+   * new to the memory, so a `Set` was made per link (issue 14's worker profile).
+   */
+  readonly #pages: LruCache<string, string[]>;
 
   constructor({ minPages = DEFAULT_TEMPLATE_MIN_PAGES, maxEntries = DEFAULT_TEMPLATE_MAX_ENTRIES }: TemplateLinkOptions = {}) {
     if (!(Number.isInteger(minPages) && minPages >= 2)) throw new RangeError(`minPages must be a whole number ≥ 2, got ${minPages}`);
@@ -82,18 +93,18 @@ export class TemplateLinks {
    */
   see(link: Sighting): boolean {
     const key = templateKey(link);
-    let pages = this.#pages.get(key); // most recently seen now
+    const pages = this.#pages.get(key); // most recently seen now
     if (pages === undefined) {
-      pages = new Set();
-      this.#pages.set(key, pages); // the least recently seen goes when full
+      this.#pages.set(key, [link.pageUrl]); // the least recently seen goes when full
+      return false; // one page, and `minPages` is at least 2
     }
-    if (pages.size < this.minPages) pages.add(link.pageUrl);
-    return pages.size >= this.minPages;
+    if (pages.length < this.minPages && !pages.includes(link.pageUrl)) pages.push(link.pageUrl);
+    return pages.length >= this.minPages;
   }
 
   /** Whether `link` was seen on `minPages` distinct pages of its host (records nothing). */
   isTemplate(link: Sighting): boolean {
-    return (this.#pages.peek(templateKey(link))?.size ?? 0) >= this.minPages;
+    return (this.#pages.peek(templateKey(link))?.length ?? 0) >= this.minPages;
   }
 
   /**
@@ -103,7 +114,7 @@ export class TemplateLinks {
    */
   isRepeat(link: Sighting): boolean {
     const pages = this.#pages.peek(templateKey(link));
-    return pages !== undefined && pages.size >= this.minPages && !pages.has(link.pageUrl);
+    return pages !== undefined && pages.length >= this.minPages && !pages.includes(link.pageUrl);
   }
 
   clear(): void {

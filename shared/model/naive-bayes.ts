@@ -189,7 +189,8 @@ export class NaiveBayes {
     const absent = this.form === 'multinomial' ? ZERO_PAIR : this.#logAbsentPerClass();
     let logLikelihood0 = absent[0];
     let logLikelihood1 = absent[1];
-    const contributions: Contribution[] = [];
+    // Only an explanation needs them: a score alone (the worker's, the crawl's) builds no array.
+    const contributions: Contribution[] | undefined = top > 0 ? [] : undefined;
     let unseen = 0;
     const { alpha } = this;
     const [count0, count1] = counts.count;
@@ -242,7 +243,7 @@ export class NaiveBayes {
       }
       logLikelihood0 += term0;
       logLikelihood1 += term1;
-      if (top > 0) contributions.push({ feature, weight: term1 - term0 });
+      if (contributions !== undefined) contributions.push({ feature, weight: term1 - term0 });
     }
     const logJoint0 = this.logPrior(0) + logLikelihood0;
     const logJoint1 = this.logPrior(1) + logLikelihood1;
@@ -250,7 +251,7 @@ export class NaiveBayes {
     return {
       p: Math.exp(logJoint1 - logEvidence),
       logOdds: logJoint1 - logJoint0,
-      top: top > 0 ? topContributions(contributions, top) : [],
+      top: contributions !== undefined ? topContributions(contributions, top) : [],
       untrained: false,
       unseen,
     };

@@ -34,6 +34,10 @@ describe('TemplateLinks', () => {
 
   it('compares anchors after trimming, collapsing white space and lower-casing', () => {
     expect(templateKey(nav(page(1), '  Report  a\nBug '))).toBe(templateKey(nav(page(2), 'report a bug')));
+    // Lone white space other than a space is collapsed too: a tab, a no-break space, a line break.
+    expect(templateKey(nav(page(1), 'Report\ta\u00a0Bug'))).toBe(templateKey(nav(page(2), 'report a bug')));
+    expect(templateKey(nav(page(1), 'Report\na bug'))).toBe(templateKey(nav(page(2), 'report a bug')));
+    expect(templateKey(nav(page(1), 'Report a bug'))).not.toBe(templateKey(nav(page(2), 'report abug')));
   });
 
   it('says which sightings are repeats: pages after the first minPages, not those first ones', () => {
