@@ -111,7 +111,7 @@ export class PageSession {
   }
 
   /**
-   * Starts (or restarts, on refresh) the page: settings, then every link, visible first.
+   * Starts (or restarts, on refresh) the page: settings, then every link.
    *
    * Started while the page is still being parsed (index.ts runs at document_start), the
    * settings are asked for meanwhile, so they are there when the page is. A page opened at its
