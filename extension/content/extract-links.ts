@@ -10,7 +10,7 @@
  */
 // Straight to the modules, not the folders' index files: `shared/segments/index.ts` also
 // exports the companion's htmlparser2 producer, which has no place in a content script.
-import { extractContexts } from '../../shared/contexts/extract-contexts.ts';
+import { extractContexts, linkContextAt, MAX_LINKS_PER_PAGE } from '../../shared/contexts/extract-contexts.ts';
 import type { LinkContext } from '../../shared/contexts/types.ts';
 import { DEFAULT_DOM_BATCH, domWalkSteps, type DomNodeLike } from '../../shared/segments/from-dom.ts';
 import { SegmentBuilder } from '../../shared/segments/segment-builder.ts';
@@ -51,6 +51,52 @@ export function* extractionSteps(
   // The walker passed the live nodes themselves, and only `a` / `area` elements open links.
   const elements = builder.linkRefs as readonly LinkElement[];
   return contexts.map((context, i) => ({ element: elements[i]!, context }));
+}
+
+/**
+ * The same extraction, handing the links over as they become final: after each step of the
+ * walk, `emit` gets the links whose contexts can no longer change, in page order, each exactly
+ * the context `extractionSteps` gives it; the rest when the walk ends. So a page's links can go
+ * to be scored while the walk is still going (page-session.ts). Returns the number of links.
+ *
+ * Why a link is final before the walk ends: as for `leadingLinks` below, a link's `before`
+ * reads only segments before it and its `after` stops at the next link at the latest, and the
+ * builder's segments never change once emitted (`SegmentBuilder.segmentsSoFar`). So every link
+ * but the last one emitted so far is final. `emit` is not called with an empty list.
+ */
+export function* streamingExtractionSteps(
+  root: Node,
+  pageUrl: string,
+  options: ExtractOptions,
+  emit: (links: ExtractedLink[]) => void,
+): Generator<void, number, void> {
+  const { window } = options;
+  if (!Number.isInteger(window) || window < 1) throw new RangeError(`context window must be a positive integer, got ${window}`);
+  const builder = new SegmentBuilder<DomNodeLike>(pageUrl, options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl });
+  const segments = builder.segmentsSoFar;
+  // The walker passed the live nodes themselves, and only `a` / `area` elements open links.
+  const elements = builder.linkRefs as readonly LinkElement[];
+  let scan = 0;
+  let taken = 0;
+  const take = (final: number): void => {
+    const count = Math.min(final, MAX_LINKS_PER_PAGE);
+    const links: ExtractedLink[] = [];
+    while (taken < count && scan < segments.length) {
+      const i = scan++;
+      if (segments[i]!.kind !== 'link') continue;
+      links.push({ element: elements[taken++]!, context: linkContextAt(segments, i, pageUrl, window) });
+    }
+    if (links.length > 0) emit(links);
+  };
+  const steps = domWalkSteps(root, builder, options.domBatch ?? DEFAULT_DOM_BATCH);
+  while (!steps.next().done) {
+    // The last link so far waits for the next one: its `after` may still grow.
+    take(elements.length - 1);
+    yield;
+  }
+  builder.finish(); // closes what is still open, which may end the last link
+  take(elements.length);
+  return taken;
 }
 
 /** DOM nodes the leading walk visits between two checks of its link count. */

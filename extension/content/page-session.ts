@@ -1,8 +1,9 @@
 /**
  * One page's life in the content script: ask whether to run (while the page still loads), send
  * the page's first links as soon as it is parsed, extract the rest in slices, send link batches
- * (visible first, capped), paint the verdicts a bounded number per animation frame, pick up
- * links added later, and answer the background's refresh / clear / summary.
+ * (as the walk finalizes them on a page opened at its top, else visible first; capped), paint
+ * the verdicts a bounded number per animation frame, pick up links added later, and answer the
+ * background's refresh / clear / summary.
  *
  * Everything the session touches outside the DOM comes in through `SessionEnv` (the message
  * sender, the idle and frame schedulers, the text lookup), so tests drive it under happy-dom
@@ -19,7 +20,8 @@ import type { ContentSend } from '../messages/send.ts';
 import type { Translate } from '../ui/i18n.ts';
 import { watchAddedLinks } from './added-links.ts';
 import { documentParsed } from './dom-ready.ts';
-import { extractionSteps, leadingLinks, type ExtractedLink } from './extract-links.ts';
+import { BatchSender } from './batch-sender.ts';
+import { extractionSteps, leadingLinks, streamingExtractionSteps, type ExtractedLink } from './extract-links.ts';
 import { attachHover } from './hover.ts';
 import { CANCELLED, DEFAULT_IDLE_BUDGET_MS, runWhenIdle, type RequestIdle } from './idle.ts';
 import { LinkRegistry } from './link-registry.ts';
@@ -54,14 +56,14 @@ export interface SessionOptions {
   /**
    * Links sent as soon as the page is parsed (`dom-ready.ts`), before its first layout, when the
    * session started while the page was being parsed: the first in page order (see `start`).
-   * Default 100; 0 never.
+   * Default 100; 0 never (and then the rest goes visible first too).
    */
   leadingLinks?: number;
   /** Links in the first ranked 'page/links' message (the links in view come first). Default 100. */
   linksPerMessage?: number;
   /** Links in each later message. Default 500 (the background takes up to 1,000). */
   laterLinksPerMessage?: number;
-  /** Later messages waiting for their verdicts at once. Default 2. */
+  /** Messages waiting for their verdicts at once (after the page's first). Default 3. */
   requestsInFlight?: number;
   /** DOM nodes per extraction step. Default the shared walker's. */
   domBatch?: number;
@@ -93,7 +95,7 @@ export class PageSession {
       leadingLinks: options.leadingLinks ?? 100,
       linksPerMessage: options.linksPerMessage ?? 100,
       laterLinksPerMessage: options.laterLinksPerMessage ?? 500,
-      requestsInFlight: options.requestsInFlight ?? 2,
+      requestsInFlight: options.requestsInFlight ?? 3,
       domBatch: options.domBatch ?? 256,
       budgetMs: options.budgetMs ?? DEFAULT_IDLE_BUDGET_MS,
       debounceMs: options.debounceMs ?? 400,
@@ -109,15 +111,14 @@ export class PageSession {
   }
 
   /**
-   * Starts (or restarts, on refresh) the page: settings, then every link, visible first.
+   * Starts (or restarts, on refresh) the page: settings, then every link.
    *
    * Started while the page is still being parsed (index.ts runs at document_start), the
-   * settings are asked for meanwhile, so they are there when the page is. Then the page's first
-   * links in page order (`leadingLinks`, a walk of a few hundred nodes that needs no layout) go
-   * to the background at once, and the whole page is extracted meanwhile, in `requestSoon`
-   * slices. A page opened at its top shows its first links; a URL with a fragment (opened
-   * further down) skips this and waits for the ranked batches. The rest follows as before:
-   * ranked visible first (which needs the layout), in batches.
+   * settings are asked for meanwhile, so they are there when the page is. A page opened at its
+   * top then sends its links in page order as the walk finalizes them (`#streamLinks`). A URL
+   * with a fragment (opened further down), a refresh or a script injected late extracts the
+   * whole page in `requestSoon` slices and sends its links ranked visible first (which needs the
+   * layout), in batches (`#sendAll`).
    */
   start(): Promise<void> {
     const generation = ++this.#generation;
@@ -134,28 +135,66 @@ export class PageSession {
       await documentParsed(this.#env.doc);
       if (generation !== this.#generation) return;
       this.#watch();
-      const painted: Promise<void>[] = [];
-      const lead = parsing && !this.#env.pageUrl().includes('#') ? this.#leadingLinks() : [];
-      const leadSent = lead.length > 0 ? this.#sendBatch(this.#admit(lead), generation, true, painted) : undefined;
-      // Awaited below, after the extraction; this only keeps a failure from being reported as
-      // unhandled meanwhile.
-      leadSent?.catch(() => undefined);
-      const links = await this.#idle(extractionSteps(this.#env.doc, this.#env.pageUrl(), this.#extractOptions()), generation, true);
-      if (links === CANCELLED) return;
-      await leadSent;
-      if (lead.length === 0) {
-        await this.#sendAll(links, generation, { first: true, painted, soon: true });
+      if (parsing && this.#options.leadingLinks > 0 && !this.#env.pageUrl().includes('#')) {
+        await this.#streamLinks(generation);
         return;
       }
-      const sent = new Set<Element>(lead.map((link) => link.element));
-      // The links in view may lie past the first ones (a page scrolled by its own script): the
-      // ranked rest still starts with a small batch.
-      await this.#sendAll(
-        links.filter((link) => !sent.has(link.element)),
-        generation,
-        { first: false, painted, soon: true },
-      );
+      const links = await this.#idle(extractionSteps(this.#env.doc, this.#env.pageUrl(), this.#extractOptions()), generation, true);
+      if (links === CANCELLED) return;
+      await this.#sendAll(links, generation, { first: true, painted: [], soon: true });
     });
+  }
+
+  /**
+   * A page opened at its top, just parsed: its first links in page order (`leadingLinks`, a
+   * walk of a few hundred nodes that needs no layout) go at once, as the page's first message.
+   * Then the page is walked in `requestSoon` slices, and its links go `laterLinksPerMessage` at
+   * a time as the walk finalizes them (`streamingExtractionSteps`), `requestsInFlight` at once,
+   * so the Worker scores while the page is still being walked rather than after.
+   *
+   * Why page order rather than visible first here: on a page at its top, the links in view are
+   * the first ones in page order but for content placed out of flow, and ranking needs every
+   * link's box, so the whole walk and a layout, before the first batch could go. What it costs:
+   * past the per-page cap, the links dropped are the last in page order, not the farthest from
+   * view (a hidden link early in the page is admitted before a visible one late in it); and a
+   * page whose own script scrolls it at once gets its links in view after those above them.
+   */
+  async #streamLinks(generation: number): Promise<void> {
+    const current = () => generation === this.#generation;
+    const painted: Promise<void>[] = [];
+    const lead = this.#leadingLinks();
+    const { laterLinksPerMessage, linksPerMessage, requestsInFlight } = this.#options;
+    const sender = new BatchSender<SentLink>({
+      send: (batch, first) => this.#sendBatch(batch, generation, first, painted),
+      firstSize: lead.length > 0 ? lead.length : linksPerMessage,
+      size: laterLinksPerMessage,
+      inFlight: Math.max(1, requestsInFlight),
+      firstIsPages: true,
+      current,
+    });
+    sender.add(this.#admit(lead));
+    sender.flush();
+    // The walk passes the leading links again, with the same contexts: they went already.
+    let skip = lead.length;
+    const steps = streamingExtractionSteps(this.#env.doc, this.#env.pageUrl(), this.#extractOptions(), (links) => {
+      const fresh = skip > 0 ? links.slice(Math.min(skip, links.length)) : links;
+      skip = Math.max(0, skip - links.length);
+      if (fresh.length > 0) sender.add(this.#admit(fresh));
+    });
+    const walked = await this.#idle(
+      (function* () {
+        // A failed message fails the run: no point walking on.
+        while (!sender.failed && !steps.next().done) yield;
+      })(),
+      generation,
+      true,
+    );
+    if (walked === CANCELLED) return;
+    sender.end();
+    await sender.drained();
+    if (!current()) return;
+    await Promise.all(painted);
+    if (current()) this.#env.settled?.(this.registry.totals());
   }
 
   /** Answers one background → content message. */
@@ -230,13 +269,15 @@ export class PageSession {
 
   /**
    * Orders `links` visible first, admits them up to the per-page cap, and sends them in
-   * batches: first the links in view (`linksPerMessage`) alone, so their verdicts come back and
+   * batches: first the links in view (`linksPerMessage`), so their verdicts come back and
    * are painted soonest, then `laterLinksPerMessage` at a time, so a 5,000-link page costs 11
    * round trips and paint frames rather than 50 (each frame costs the page several ms however
    * few links change; see bench/extension-bench.ts). Later batches go `requestsInFlight` at a
    * time: a batch's round trip (to the background, the Worker and back) was about 50 ms on
    * that bench, of which the Worker's scoring was under half, so one request at a time left
-   * the Worker idle between batches (issue 14's profile). Verdicts go to the paint queue
+   * the Worker idle between batches (issue 14's profile). The page's first message goes alone
+   * (it carries the title, and the background records the page with it); otherwise the first
+   * batch needs no head start: the Worker takes its calls in order, so it is still scored first. Verdicts go to the paint queue
    * (paint-queue.ts: at most `paintPerFrame` a frame, in the order they came), without waiting
    * for their frame to send the next batch. Resolves (and calls `settled`) once every batch's
    * verdicts, and those already in `run.painted`, are painted.
@@ -252,14 +293,17 @@ export class PageSession {
       batches.push(admitted.slice(start, start + size));
     }
     const { painted } = run;
-    if (batches.length > 0) await this.#sendBatch(batches[0]!, generation, run.first, painted);
-    let next = 1;
+    let next = 0;
+    if (run.first && batches.length > 0) {
+      await this.#sendBatch(batches[0]!, generation, true, painted);
+      next = 1;
+    }
     let failed = false;
     const lane = async (): Promise<void> => {
       try {
         while (next < batches.length && current() && !failed) await this.#sendBatch(batches[next++]!, generation, false, painted);
       } catch (error) {
-        failed = true; // the other lane stops too: the run fails as one, as a single request did
+        failed = true; // the other lanes stop too: the run fails as one, as a single request did
         throw error;
       }
     };

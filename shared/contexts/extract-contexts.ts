@@ -53,19 +53,28 @@ export function extractContexts(page: PageSegments, options: ContextOptions = {}
   const { segments, pageUrl } = page;
   const contexts: LinkContext[] = [];
   for (let i = 0; i < segments.length && contexts.length < maxLinks; i++) {
-    const link = segments[i]!;
-    if (link.kind !== 'link') continue;
-    const context: LinkContext = {
-      url: link.url,
-      pageUrl,
-      anchor: link.anchor,
-      before: sideContext(segments, i, -1, window),
-      after: sideContext(segments, i, +1, window),
-    };
-    if (link.nofollow) context.nofollow = true;
-    contexts.push(context);
+    if (segments[i]!.kind === 'link') contexts.push(linkContextAt(segments, i, pageUrl, window));
   }
   return contexts;
+}
+
+/**
+ * The context of the link segment at `index`, exactly as `extractContexts` gives it (which
+ * calls this for every link). For a page read as it arrives (`SegmentBuilder.segmentsSoFar`):
+ * a link's context reads no segment past the next link, so it is final once the next link is
+ * there. `window` must be a positive integer (`extractContexts` checks it).
+ */
+export function linkContextAt(segments: readonly Segment[], index: number, pageUrl: string, window: number): LinkContext {
+  const link = segments[index] as LinkSegment;
+  const context: LinkContext = {
+    url: link.url,
+    pageUrl,
+    anchor: link.anchor,
+    before: sideContext(segments, index, -1, window),
+    after: sideContext(segments, index, +1, window),
+  };
+  if (link.nofollow) context.nofollow = true;
+  return context;
 }
 
 /** One side's context of the link at `index`: `step` -1 looks before it, +1 after it. */

@@ -31,6 +31,8 @@ export interface DomNodeLike {
   readonly firstChild: DomNodeLike | null;
   readonly nextSibling: DomNodeLike | null;
   getAttribute?(name: string): string | null;
+  /** Elements: false when the element has no attribute at all (then none is read). */
+  hasAttributes?(): boolean;
 }
 
 const ELEMENT_NODE = 1;
@@ -110,7 +112,9 @@ export function* domWalkSteps(
     switch (node.nodeType) {
       case ELEMENT_NODE: {
         const name = node.localName ?? node.nodeName.toLowerCase();
-        builder.openElement(name, (attribute) => node.getAttribute?.(attribute), node);
+        // Most elements of a page carry no attribute, and the builder asks every element for
+        // three (hidden, aria-hidden, style): one check spares those reads.
+        builder.openElement(name, node.hasAttributes?.() === false ? NO_ATTRIBUTES : (attribute) => node.getAttribute?.(attribute), node);
         // Inside a dropped subtree every event would be ignored: skip straight to the close.
         const children = builder.skipping ? NO_CHILDREN : childrenOf(node);
         stack.push({ name, children, next: 0 });
@@ -135,6 +139,7 @@ export function* domWalkSteps(
 }
 
 const NO_CHILDREN: readonly DomNodeLike[] = [];
+const NO_ATTRIBUTES = (): null => null;
 
 /**
  * `node`'s children as they are now, copied. Followed through `firstChild` / `nextSibling`

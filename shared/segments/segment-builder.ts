@@ -202,6 +202,17 @@ export class SegmentBuilder<Ref = unknown> {
     return this.#linkRefs;
   }
 
+  /**
+   * The segments emitted so far, in order (live: later events append to it). An emitted segment
+   * never changes, so a walk still under way (the extension's, which sends links as it passes
+   * them) can read the contexts of the links before its last one: a link's `before` reads only segments before it,
+   * and its `after` stops at the next link at the latest (shared/contexts/extract-contexts.ts).
+   * After `finish()`, the page's `segments` are this same array.
+   */
+  get segmentsSoFar(): readonly Segment[] {
+    return this.#segments;
+  }
+
   /** Close what is still open and return the page. The builder cannot be used afterwards. */
   finish(): PageSegments {
     this.#assertOpen();

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { extractContexts } from '../../../shared/contexts/index.ts';
 import { segmentsFromHtml } from '../../../shared/segments/index.ts';
 import { normalizeUrl } from '../../../shared/urls/index.ts';
-import { extractLinks, extractionSteps, leadingLinks } from '../../../extension/content/extract-links.ts';
+import { extractLinks, extractionSteps, leadingLinks, streamingExtractionSteps, type ExtractedLink } from '../../../extension/content/extract-links.ts';
 import { pageDocument } from './page-dom.ts';
 
 const fixtures = resolve(import.meta.dirname, '../../fixtures/html');
@@ -119,7 +119,8 @@ describe('leadingLinks: the first links of a page, from a walk that stops early'
   });
 
   it('stops walking soon after the links it needs', () => {
-    const html = `<body>${Array.from({ length: 400 }, (_, i) => `<p>段落 ${i} <a href="/p/${i}">链接 ${i}</a> 结尾</p>`).join('')}</body>`;
+    // An attribute on each paragraph: the walk reads none of an element without any.
+    const html = `<body>${Array.from({ length: 400 }, (_, i) => `<p class="p">段落 ${i} <a href="/p/${i}">链接 ${i}</a> 结尾</p>`).join('')}</body>`;
     const doc = parse(html);
     let reads = 0;
     // Count the nodes the walk asks about through the attribute reads of the elements it opens.
@@ -136,5 +137,49 @@ describe('leadingLinks: the first links of a page, from a walk that stops early'
     // Eleven links must end; the walk checks its count every 32 nodes (5 per paragraph here).
     expect(reads).toBeGreaterThanOrEqual(11);
     expect(reads).toBeLessThan(40);
+  });
+});
+
+describe('streamingExtractionSteps: the links of a page as the walk finalizes them', () => {
+  // Every link exactly once, in page order, with the whole extraction's context and element,
+  // however small the walk's steps.
+  it.each(cases)('%s: equals the whole extraction, handed over piece by piece', (_name, html) => {
+    const doc = parse(html);
+    for (const window of [80, 12]) {
+      const whole = extractLinks(doc, pageUrl, { window });
+      for (const domBatch of [1, 3, 64, 100_000]) {
+        const handed: ExtractedLink[] = [];
+        const steps = streamingExtractionSteps(doc, pageUrl, { window, domBatch }, (links) => {
+          expect(links.length).toBeGreaterThan(0);
+          handed.push(...links);
+        });
+        let step = steps.next();
+        while (!step.done) step = steps.next();
+        expect(step.value).toBe(whole.length);
+        expect(handed.map((link) => link.context)).toEqual(whole.map((link) => link.context));
+        expect(handed.map((link) => link.element)).toEqual(whole.map((link) => link.element));
+      }
+    }
+  });
+
+  it('hands a link over once the next link has ended, before the walk ends', () => {
+    const doc = parse('<p>a <a href=/1>one</a> b</p><p>c <a href=/2>two</a> d</p><p>e</p>');
+    const handed: string[][] = [];
+    // One node a step: html, head, body, p, "a ", a, "one", " b", p, "c ", a, "two", …
+    const steps = streamingExtractionSteps(doc, pageUrl, { window: 80, domBatch: 1 }, (links) => handed.push(links.map((link) => link.context.anchor)));
+    let seen = 0;
+    while (handed.length === 0) {
+      expect(steps.next().done).toBe(false);
+      seen++;
+    }
+    // 'one' is final only once 'two' has ended, and the walk has nodes left.
+    expect(handed).toEqual([['one']]);
+    expect(seen).toBeGreaterThan(8);
+    while (!steps.next().done);
+    expect(handed).toEqual([['one'], ['two']]);
+  });
+
+  it('rejects a window that is not a positive integer', () => {
+    expect(() => streamingExtractionSteps(parse('<a href=/1>x</a>'), pageUrl, { window: 0 }, () => undefined).next()).toThrow(RangeError);
   });
 });

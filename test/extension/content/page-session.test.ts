@@ -151,7 +151,7 @@ describe('PageSession', () => {
     session.destroy();
   });
 
-  it('sends the first batch alone, then keeps two later batches waiting for verdicts at once', async () => {
+  it('sends the first batch alone, then keeps three later batches waiting for verdicts at once', async () => {
     buildPage(45);
     const waiting: (() => void)[] = [];
     let most = 0;
@@ -165,13 +165,13 @@ describe('PageSession', () => {
     await vi.waitFor(() => expect(h.linkMessages()).toHaveLength(1), { timeout: 2000, interval: 5 });
     expect(waiting).toHaveLength(1); // the links in view go alone
     waiting.shift()!();
-    await vi.waitFor(() => expect(waiting).toHaveLength(2), { timeout: 2000, interval: 5 });
+    await vi.waitFor(() => expect(waiting).toHaveLength(3), { timeout: 2000, interval: 5 });
     while (waiting.length > 0) {
       waiting.shift()!();
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     await run;
-    expect(most).toBe(2);
+    expect(most).toBe(3);
     expect(h.linkMessages().map((m) => m.links.length)).toEqual([5, 10, 10, 10, 10]);
     expect(h.linkMessages().map((m) => m.first)).toEqual([true, false, false, false, false]);
     expect(document.querySelectorAll(`[${LEVEL_ATTRIBUTE}]`)).toHaveLength(15);
@@ -188,8 +188,8 @@ describe('PageSession', () => {
     }));
     await expect(h.session.start()).rejects.toThrow(/page\/links/);
     await new Promise((resolve) => setTimeout(resolve, 30));
-    // The first batch, the failed one, and the one already in flight beside it: no more.
-    expect(calls).toBe(3);
+    // The first batch, the failed one, and the two already in flight beside it: no more.
+    expect(calls).toBe(4);
   });
 
   it('by default sends 100 links first, then 500 at a time (fewer round trips and frames)', async () => {
@@ -305,19 +305,25 @@ describe('PageSession', () => {
     expect(h.linkMessages().filter((b) => b.first)).toHaveLength(1);
   });
 
-  it('started while the page is parsed, sends its first links before ranking the rest, each link once', async () => {
+  it('started while the page is parsed, sends its first links, then the rest in page order as the walk finalizes them, each once', async () => {
     buildPage(40);
     let state: DocumentReadyState = 'loading';
     Object.defineProperty(document, 'readyState', { configurable: true, get: () => state });
     try {
       const links = [...document.querySelectorAll('a')];
-      // Laid out, link 30 would be the one in view: the first message does not wait for that.
+      // Laid out, link 30 would be the one in view: a page opened at its top does not rank.
       links[30]!.getBoundingClientRect = () => new DOMRect(10, 100, 80, 16);
       const settled: { onTopic: number; total: number }[] = [];
-      const { session, browser, linkMessages } = harness({ enabled: true }, { leadingLinks: 8, linksPerMessage: 10, laterLinksPerMessage: 10 }, answerAtOnce, {
-        requestSoon: (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 0),
-        settled: (totals) => settled.push(totals),
-      });
+      const waiting: (() => void)[] = [];
+      const { session, browser, linkMessages } = (current = harness(
+        { enabled: true },
+        { leadingLinks: 8, linksPerMessage: 10, laterLinksPerMessage: 10, domBatch: 8 },
+        (message) => new Promise((resolve) => waiting.push(() => resolve(answerAtOnce(message)))),
+        {
+          requestSoon: (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 0),
+          settled: (totals) => settled.push(totals),
+        },
+      ));
       const run = session.start();
       // Settings asked for at once; nothing sent while the page is still being parsed (several
       // checks of readyState go by meanwhile).
@@ -325,20 +331,72 @@ describe('PageSession', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(browser.sent.map((m) => m['type'])).toEqual(['page/settings']);
       state = 'interactive';
+      // The first message is the page's: the walk goes on, but nothing else goes before its reply.
+      await vi.waitFor(() => expect(linkMessages()).toHaveLength(1), { timeout: 2000, interval: 5 });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(linkMessages()).toHaveLength(1);
+      waiting.shift()!();
+      await vi.waitFor(
+        () => {
+          waiting.shift()?.();
+          expect(settled).toHaveLength(1);
+        },
+        { timeout: 3000, interval: 5 },
+      );
       await run;
       const batches = linkMessages();
-      // The first 8 in page order, then the rest visible first (link 30 leads), 10 at a time.
+      // The first 8, then the rest in page order, 10 at a time.
       expect(batches.map((b) => b.links.length)).toEqual([8, 10, 10, 10, 2]);
       expect(batches.map((b) => b.first)).toEqual([true, false, false, false, false]);
       expect(batches[0]!.links.map((l) => l.anchor)).toEqual(links.slice(0, 8).map((a) => a.textContent));
-      expect(batches[1]!.links[0]!.anchor).toBe(links[30]!.textContent);
+      // Exactly the whole page's contexts, in page order.
       const whole = extractLinks(document, pageUrl, { window: 80 }).map(({ context: { pageUrl: _, ...link } }) => link);
       const sent = batches.flatMap((b) => b.links);
-      expect(sent.map(({ ref: _, ...link }) => link).sort((a, b) => a.url.localeCompare(b.url))).toEqual([...whole].sort((a, b) => a.url.localeCompare(b.url)));
+      expect(sent.map(({ ref: _, ...link }) => link)).toEqual(whole);
       expect(new Set(sent.map((l) => l.ref)).size).toBe(40);
       expect(document.querySelectorAll(`[${LEVEL_ATTRIBUTE}]`)).toHaveLength(14);
       expect(settled).toEqual([{ onTopic: 14, total: 40 }]);
-      session.destroy();
+    } finally {
+      delete (document as unknown as { readyState?: unknown }).readyState;
+    }
+  });
+
+  it('started while the page is parsed, sends later links while the walk is still going', async () => {
+    buildPage(60);
+    let state: DocumentReadyState = 'loading';
+    Object.defineProperty(document, 'readyState', { configurable: true, get: () => state });
+    try {
+      const slices: (() => void)[] = [];
+      const { session, linkMessages } = (current = harness({ enabled: true }, { leadingLinks: 5, laterLinksPerMessage: 10, domBatch: 8 }, answerAtOnce, {
+        // The test gives each slice of the walk by hand.
+        requestSoon: (callback) => slices.push(() => callback({ timeRemaining: () => 0 })),
+      }));
+      const run = session.start();
+      state = 'interactive';
+      await vi.waitFor(() => expect(linkMessages()).toHaveLength(1), { timeout: 2000, interval: 5 });
+      // Slice by slice: the second message goes before the walk has passed half the page.
+      let given = 0;
+      await vi.waitFor(
+        () => {
+          if (slices.length > 0) {
+            slices.shift()!();
+            given++;
+          }
+          expect(linkMessages()).toHaveLength(2);
+        },
+        { timeout: 2000, interval: 5 },
+      );
+      // 60 <li><a>text</a></li> are 180 nodes, 8 a slice: the whole walk takes 23 slices.
+      expect(given).toBeLessThan(12);
+      await vi.waitFor(
+        () => {
+          slices.shift()?.();
+          expect(linkMessages().flatMap((b) => b.links)).toHaveLength(60);
+        },
+        { timeout: 3000, interval: 5 },
+      );
+      await run;
+      expect(linkMessages().map((b) => b.links.length)).toEqual([5, 10, 10, 10, 10, 10, 5]);
     } finally {
       delete (document as unknown as { readyState?: unknown }).readyState;
     }

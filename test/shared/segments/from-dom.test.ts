@@ -71,6 +71,23 @@ describe('segmentsFromDom', () => {
     expect(childReads).toBe(0);
   });
 
+  it('reads no attribute of an element that says it has none, and still reads those of the others', () => {
+    const reads: string[] = [];
+    const counted = (name: string, children: DomNodeLike[], attributes: Record<string, string>): DomNodeLike => ({
+      ...element(name, children, attributes),
+      hasAttributes: () => Object.keys(attributes).length > 0,
+      getAttribute: (attribute) => {
+        reads.push(`${name}.${attribute}`);
+        return attributes[attribute] ?? null;
+      },
+    });
+    const tree = counted('div', [counted('p', [text('plain')], {}), counted('span', [text('gone')], { hidden: '' }), counted('a', [text('go')], { href: '/go' })], {});
+    expect(shape(segmentsFromDom(tree, pageUrl).segments)).toEqual(['plain', '|', '[go](https://news.example.com/go)']);
+    expect(reads.filter((read) => !read.startsWith('span.') && !read.startsWith('a.'))).toEqual([]);
+    expect(reads).toContain('span.hidden');
+    expect(reads).toContain('a.href');
+  });
+
   it('segments a subtree added later against the document base URL', () => {
     const added = element('li', [element('a', [text('new story')], { href: 'story.html' })]);
     const result = segmentsFromDom(added, pageUrl, { baseUrl: 'https://cdn.example.com/mirror/' });
