@@ -5,6 +5,7 @@
  * crawl bench, where copying the bytes is a tenth of that. A caller that reads `html` (a hook, the
  * page classifier's training) gets the same text, decoded on first read by the same function.
  */
+import { defineLazy } from '../platform/lazy-property.ts';
 import { decodeHtml, type DecodedHtml } from './charset.ts';
 import type { FetchedPage, HtmlBytes } from './types.ts';
 
@@ -19,17 +20,9 @@ export function decodeBody(body: HtmlBytes): DecodedHtml {
  */
 export function decodeOnRead(page: FetchedPage & { body: HtmlBytes }): FetchedPage {
   let decoded: DecodedHtml | undefined;
-  const lazy = <K extends 'html' | 'charset' | 'charsetSource'>(key: K, field: (d: DecodedHtml) => FetchedPage[K]): PropertyDescriptor => ({
-    get: () => field((decoded ??= decodeBody(page.body))),
-    // Written (a hook's own text): an ordinary property from then on.
-    set: (value: FetchedPage[K]) => Object.defineProperty(page, key, { value, writable: true, enumerable: true, configurable: true }),
-    enumerable: true,
-    configurable: true,
-  });
-  Object.defineProperties(page, {
-    html: lazy('html', (d) => d.text),
-    charset: lazy('charset', (d) => d.charset),
-    charsetSource: lazy('charsetSource', (d) => d.source),
-  });
+  const decode = (): DecodedHtml => (decoded ??= decodeBody(page.body));
+  defineLazy<FetchedPage, 'html'>(page, 'html', () => decode().text);
+  defineLazy<FetchedPage, 'charset'>(page, 'charset', () => decode().charset);
+  defineLazy<FetchedPage, 'charsetSource'>(page, 'charsetSource', () => decode().source);
   return page;
 }

@@ -9,7 +9,8 @@
  * a strategy, a page judge or a hook that does read them gets them, the same, on first read.
  */
 import { deserialize, serialize } from 'node:v8';
-import type { PageSegments, Segment, SegmentBlock } from '../../shared/segments/types.ts';
+import type { PageSegments } from '../../shared/segments/types.ts';
+import { defineLazy } from '../platform/lazy-property.ts';
 
 type Bulk = Pick<PageSegments, 'segments' | 'blocks'>;
 const BULK_KEYS: readonly (keyof Bulk)[] = ['segments', 'blocks'];
@@ -47,13 +48,7 @@ export function unpackPage({ head, keys, bulk }: PackedPage): PageSegments {
       continue;
     }
     const name = key as keyof Bulk;
-    Object.defineProperty(page, name, {
-      get: () => load()[name],
-      // Written (by a hook): an ordinary property from then on.
-      set: (value: Segment[] | SegmentBlock[] | undefined) => Object.defineProperty(page, name, { value, writable: true, enumerable: true, configurable: true }),
-      enumerable: true,
-      configurable: true,
-    });
+    defineLazy(page, name, () => load()[name]);
   }
   return page;
 }

@@ -28,15 +28,6 @@ export interface LinkText {
 }
 
 /** A frontier row as stored. `seq` is discovery order. */
-/**
- * A queued row as a re-scoring first reads it (`CrawlStore.queuedHeads`): without its link text,
- * which is read only for the rows whose features the strategy did not keep (`queuedTexts`).
- */
-export interface QueuedHead extends FrontierRow {
-  /** The row holds a link text (seeds and redirect targets hold none, and are not re-scored). */
-  hasText: boolean;
-}
-
 export interface FrontierRow extends FrontierEntry {
   seq: number;
   discoveredAt: number;
@@ -44,6 +35,15 @@ export interface FrontierRow extends FrontierEntry {
   reason: string | null;
   /** Its place in the frontier's order when claimed (1 = the best queued URL); absent before. */
   claimRank?: number;
+}
+
+/**
+ * A queued row as a re-scoring first reads it (`CrawlStore.queuedHeads`): without its link text,
+ * which is read only for the rows whose features the strategy did not keep (`queuedTexts`).
+ */
+export interface QueuedHead extends FrontierRow {
+  /** The row holds a link text (seeds and redirect targets hold none, and are not re-scored). */
+  hasText: boolean;
 }
 
 /**

@@ -70,19 +70,17 @@ export class KeptFeatures {
 
   /** What is kept of `url`, if its row still holds the text it was kept with. */
   get(url: string, text: LinkText): KeptLink | undefined {
-    const kept = this.#links.get(url);
-    if (kept === undefined) return undefined;
-    this.#links.delete(url);
-    if (kept.anchor !== text.anchor || kept.before !== text.before || kept.after !== text.after) return undefined;
-    this.#links.set(url, kept);
-    return kept;
+    const kept = this.trusted(url);
+    if (kept === undefined || (kept.anchor === text.anchor && kept.before === text.before && kept.after === text.after)) return kept;
+    this.#links.delete(url); // kept for another text: of no more use
+    return undefined;
   }
 
   /**
    * What is kept of `url`, taken as still matching its row's text: for a caller told of every
-   * change to the row since it was kept (`forget`). A use, as `get`'s.
+   * change to the row since it was kept (`forget`). A use: it moves the link last.
    */
-  peek(url: string): KeptLink | undefined {
+  trusted(url: string): KeptLink | undefined {
     const kept = this.#links.get(url);
     if (kept === undefined) return undefined;
     this.#links.delete(url);

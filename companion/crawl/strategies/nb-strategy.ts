@@ -121,7 +121,7 @@ export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = D
     scoreLinks: (parent, links) => links.map((link) => priority(value(link), parent.onTopic)),
     rescore: (row) => priority(rowValue(row.url, row.parent ?? '', row.context), row.viaOnTopic),
     rescoreKept(row) {
-      const known = kept.peek(row.url);
+      const known = kept.trusted(row.url);
       if (known === undefined) return undefined;
       return priority(keptValue(known), row.viaOnTopic);
     },
