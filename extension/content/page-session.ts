@@ -141,7 +141,7 @@ export class PageSession {
       }
       const links = await this.#idle(extractionSteps(this.#env.doc, this.#env.pageUrl(), this.#extractOptions()), generation, true);
       if (links === CANCELLED) return;
-      await this.#sendAll(links, generation, { first: true, painted: [], soon: true });
+      await this.#sendAll(links, generation, true, true);
     });
   }
 
@@ -160,18 +160,9 @@ export class PageSession {
    * page whose own script scrolls it at once gets its links in view after those above them.
    */
   async #streamLinks(generation: number): Promise<void> {
-    const current = () => generation === this.#generation;
     const painted: Promise<void>[] = [];
     const lead = this.#leadingLinks();
-    const { laterLinksPerMessage, linksPerMessage, requestsInFlight } = this.#options;
-    const sender = new BatchSender<SentLink>({
-      send: (batch, first) => this.#sendBatch(batch, generation, first, painted),
-      firstSize: lead.length > 0 ? lead.length : linksPerMessage,
-      size: laterLinksPerMessage,
-      inFlight: Math.max(1, requestsInFlight),
-      firstIsPages: true,
-      current,
-    });
+    const sender = this.#sender(generation, true, lead.length > 0 ? lead.length : this.#options.linksPerMessage, painted);
     sender.add(this.#admit(lead));
     sender.flush();
     // The walk passes the leading links again, with the same contexts: they went already.
@@ -190,11 +181,7 @@ export class PageSession {
       true,
     );
     if (walked === CANCELLED) return;
-    sender.end();
-    await sender.drained();
-    if (!current()) return;
-    await Promise.all(painted);
-    if (current()) this.#env.settled?.(this.registry.totals());
+    await this.#settle(sender, generation, painted);
   }
 
   /** Answers one background → content message. */
@@ -251,7 +238,7 @@ export class PageSession {
         generation,
       );
       if (links === CANCELLED || links.length === 0) return;
-      await this.#sendAll(links, generation, { first: false, painted: [] });
+      await this.#sendAll(links, generation, false);
     });
   }
 
@@ -275,39 +262,50 @@ export class PageSession {
    * few links change; see bench/extension-bench.ts). Later batches go `requestsInFlight` at a
    * time: a batch's round trip (to the background, the Worker and back) was about 50 ms on
    * that bench, of which the Worker's scoring was under half, so one request at a time left
-   * the Worker idle between batches (issue 14's profile). The page's first message goes alone
-   * (it carries the title, and the background records the page with it); otherwise the first
-   * batch needs no head start: the Worker takes its calls in order, so it is still scored first. Verdicts go to the paint queue
-   * (paint-queue.ts: at most `paintPerFrame` a frame, in the order they came), without waiting
-   * for their frame to send the next batch. Resolves (and calls `settled`) once every batch's
-   * verdicts, and those already in `run.painted`, are painted.
+   * the Worker idle between batches (issue 14's profile). With `first`, the first batch is the
+   * page's first message and goes alone (it carries the title, and the background records the
+   * page with it); otherwise it needs no head start: the Worker takes its calls in order, so it
+   * is still scored first. Verdicts go to the paint queue (paint-queue.ts: at most
+   * `paintPerFrame` a frame, in the order they came), without waiting for their frame to send
+   * the next batch. Resolves (and calls `settled`) once every batch's verdicts are painted.
+   * `soon`: the ranking runs in `requestSoon` slices (the page's first extraction).
    */
-  async #sendAll(links: readonly ExtractedLink[], generation: number, run: { first: boolean; painted: Promise<void>[]; soon?: boolean }): Promise<void> {
-    const ordered = await this.#idle(visibleFirst(links, (link) => link.element, this.#env.viewport()), generation, run.soon === true);
+  async #sendAll(links: readonly ExtractedLink[], generation: number, first: boolean, soon = false): Promise<void> {
+    const ordered = await this.#idle(visibleFirst(links, (link) => link.element, this.#env.viewport()), generation, soon);
     if (ordered === CANCELLED) return;
-    const admitted = this.#admit(ordered);
-    const { linksPerMessage, laterLinksPerMessage, requestsInFlight } = this.#options;
+    const painted: Promise<void>[] = [];
+    const sender = this.#sender(generation, first, this.#options.linksPerMessage, painted);
+    sender.add(this.#admit(ordered));
+    await this.#settle(sender, generation, painted);
+  }
+
+  /**
+   * The run's 'page/links' messages (batch-sender.ts): the first of `firstSize` links, then
+   * `laterLinksPerMessage` at a time, `requestsInFlight` at once; when `firstIsPages`, the first
+   * is the page's first message (it carries the title, and the background records the page with
+   * it), and the others wait for its reply. Each reply's verdicts are painted as they come
+   * (`#sendBatch`, into `painted`).
+   */
+  #sender(generation: number, firstIsPages: boolean, firstSize: number, painted: Promise<void>[]): BatchSender<SentLink> {
+    const { laterLinksPerMessage, requestsInFlight } = this.#options;
+    return new BatchSender<SentLink>({
+      send: (batch, first) => this.#sendBatch(batch, generation, first && firstIsPages, painted),
+      firstSize,
+      size: laterLinksPerMessage,
+      inFlight: Math.max(1, requestsInFlight),
+      firstIsPages,
+      current: () => generation === this.#generation,
+    });
+  }
+
+  /**
+   * No more links for `sender`: once every message has its verdicts and they are painted, the
+   * page is settled (`settled`). Rejects with a failed message's error; the run fails as one.
+   */
+  async #settle(sender: BatchSender<SentLink>, generation: number, painted: Promise<void>[]): Promise<void> {
     const current = () => generation === this.#generation;
-    const batches: SentLink[][] = [];
-    for (let start = 0, size = linksPerMessage; start < admitted.length; start += size, size = laterLinksPerMessage) {
-      batches.push(admitted.slice(start, start + size));
-    }
-    const { painted } = run;
-    let next = 0;
-    if (run.first && batches.length > 0) {
-      await this.#sendBatch(batches[0]!, generation, true, painted);
-      next = 1;
-    }
-    let failed = false;
-    const lane = async (): Promise<void> => {
-      try {
-        while (next < batches.length && current() && !failed) await this.#sendBatch(batches[next++]!, generation, false, painted);
-      } catch (error) {
-        failed = true; // the other lanes stop too: the run fails as one, as a single request did
-        throw error;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, requestsInFlight) }, lane));
+    sender.end();
+    await sender.drained();
     if (!current()) return;
     await Promise.all(painted);
     if (current()) this.#env.settled?.(this.registry.totals());
