@@ -42,6 +42,17 @@ export interface LevelTerms {
   terms: number[];
 }
 
+/**
+ * The epoch that keeps a record reference valid: for a feature found outside the vocabulary
+ * (`entry` undefined), the table's `entered` (it stays outside until a feature enters); for one
+ * found inside, its `detached` (its record stays the one the table holds until a feature is
+ * deleted or a fork copies a record). A reference looked up at `epochOf(entry, …)` holds while
+ * that number is unchanged.
+ */
+export function epochOf(entry: unknown, entered: number, detached: number): number {
+  return entry === undefined ? entered : detached;
+}
+
 export function newFeatureTerms(): FeatureTerms {
   return { entry: undefined, epoch: 0, bernoulli: false, unit0: 0, unit1: 0, levels: undefined };
 }

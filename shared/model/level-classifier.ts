@@ -46,7 +46,7 @@
  * `remove` + `add` and ends with the counts a refit would give.
  */
 import { presentFeatures, type FeatureSequence } from '../features/feature-list.ts';
-import type { FeatureTerms, LevelTerms } from './feature-terms.ts';
+import { epochOf, type FeatureTerms, type LevelTerms } from './feature-terms.ts';
 import type { FeatureVector } from '../features/types.ts';
 import type { LevelFeatureRow, LevelHeaderRow } from './types.ts';
 import { ForkedMap, forWriting, type CountTable } from './forked-map.ts';
@@ -349,12 +349,12 @@ export class LevelClassifier {
       if (part === undefined || part.owner !== occurrences) {
         part = record.levels = { owner: occurrences, revision: -1, entry: undefined, epoch: 0, terms: new Array<number>(L) };
         part.entry = occurrences.get(feature);
-        part.epoch = part.entry === undefined ? entered : detached;
+        part.epoch = epochOf(part.entry, entered, detached);
       } else if (part.revision === revision) {
         return part.entry === undefined ? undefined : part.terms;
-      } else if (part.entry === undefined ? part.epoch !== entered : part.epoch !== detached) {
+      } else if (part.epoch !== epochOf(part.entry, entered, detached)) {
         part.entry = occurrences.get(feature);
-        part.epoch = part.entry === undefined ? entered : detached;
+        part.epoch = epochOf(part.entry, entered, detached);
       }
       part.revision = revision;
       return part.entry === undefined ? undefined : workOut(part.entry, part.terms);

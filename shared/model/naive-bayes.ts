@@ -45,7 +45,7 @@
  */
 import { presentFeatures, type FeatureSequence } from '../features/feature-list.ts';
 import type { FeatureVector } from '../features/types.ts';
-import { newFeatureTerms, type FeatureTerms } from './feature-terms.ts';
+import { epochOf, newFeatureTerms, type FeatureTerms } from './feature-terms.ts';
 import { checkHeader, NB_FORMS, NbCounts, type FeatureCounts, type NbRows } from './nb-counts.ts';
 import type { ClassPair, Contribution, Label, NbFeatureRow, NbForm, NbHeaderRow, Score } from './types.ts';
 
@@ -215,7 +215,7 @@ export class NaiveBayes {
       if (memo !== undefined && memo.owner === counts) {
         terms = memo.value as FeatureTerms;
         if (memo.revision !== revision) {
-          if (terms.entry === undefined ? terms.epoch !== entered : terms.epoch !== detached) this.#lookUp(terms, counts, feature, entered, detached);
+          if (terms.epoch !== epochOf(terms.entry, entered, detached)) this.#lookUp(terms, counts, feature, entered, detached);
           if (terms.entry !== undefined) this.#workOut(terms, terms.entry, words && attributes[j]!, count0, count1, logDenominator0, logDenominator1);
           memo.revision = revision;
         }
@@ -294,7 +294,7 @@ export class NaiveBayes {
   #lookUp(terms: FeatureTerms, counts: NbCounts, feature: string, entered: number, detached: number): void {
     const entry = counts.features.get(feature);
     terms.entry = entry;
-    terms.epoch = entry === undefined ? entered : detached;
+    terms.epoch = epochOf(entry, entered, detached);
   }
 
   /** A feature's terms from its counts record, under the current counts' class totals. */

@@ -133,14 +133,16 @@ describe('LevelClassifier', () => {
     return logJoint.map((v) => Math.exp(v - logEvidence));
   };
 
+  /** Random count vectors over a few features, Chinese and URL ones among them, drawn from `random`. */
+  const vectorsFrom = (random: () => number) => () => {
+    const x = new Map<string, number>();
+    for (const name of ['a:股票', 'c:行情', 'c:频道', 'u:calc', 'd:a.test/sports/', 'a:新']) if (random() < 0.5) x.set(name, 1 + Math.floor(random() * 3));
+    return x;
+  };
+
   it('keeps a feature\'s terms only while the counts stay: equal to the header\'s formula, bit for bit, as it learns, forgets and is replaced', () => {
     const random = seededRandom(5);
-    const pool = ['a:股票', 'c:行情', 'c:频道', 'u:calc', 'd:a.test/sports/', 'a:新'];
-    const randomVector = () => {
-      const x = new Map<string, number>();
-      for (const name of pool) if (random() < 0.5) x.set(name, 1 + Math.floor(random() * 3));
-      return x;
-    };
+    const randomVector = vectorsFrom(random);
     const model = new LevelClassifier();
     const probes = Array.from({ length: 10 }, randomVector);
     const added: { features: Map<string, number>; level: number }[] = [];
@@ -184,12 +186,7 @@ describe('LevelClassifier', () => {
   it('through memo records: the header\'s formula, bit for bit, as it learns, forgets, is replaced, and as a fork copies its counts', () => {
     records.clear();
     const random = seededRandom(9);
-    const pool = ['a:股票', 'c:行情', 'c:频道', 'u:calc', 'd:a.test/sports/', 'a:新'];
-    const randomVector = () => {
-      const x = new Map<string, number>();
-      for (const name of pool) if (random() < 0.5) x.set(name, 1 + Math.floor(random() * 3));
-      return x;
-    };
+    const randomVector = vectorsFrom(random);
     const same = (model: LevelClassifier, x: Map<string, number>) => {
       const got = model.posteriorSequence(throughRecords(x));
       const want = headerPosterior(model, x);
