@@ -4,6 +4,7 @@
  * adds: the page judge of the topic's patterns, the host budget, online learning. One function
  * for the command line and the service, so a crawl from either is the same crawl.
  */
+import type { LinkContext } from '../../shared/contexts/types.ts';
 import type { LevelClassifier } from '../../shared/model/level-classifier.ts';
 import { DEFAULT_GAMMA } from '../../shared/model/level-classifier.ts';
 import type { Topic } from '../../shared/model/types.ts';
@@ -84,13 +85,6 @@ export function nbCrawl(loaded: LoadedModel, parts: NbParts, hasPageModel: boole
   }
   if (topic.positive.length > 0) options.onTopicUrl = compileUrlPatterns(topic.positive);
   if (parts.hostBudget !== null) options.hostBudget = parts.hostBudget;
-  if (parts.onlineEvery !== null) {
-    if (options.onTopicUrl || hasPageModel) {
-      options.online = { models: { links: scorer.model, levels, features: (context) => scorer.featuresOf(context) }, every: parts.onlineEvery, rescoreTop: DEFAULT_RESCORE_TOP, topic: topic.id };
-    } else {
-      warn('no online learning: the model carries no URL patterns (train --positive) and no page classifier judges pages');
-    }
-  }
   const strategy = createStrategy('nb', {
     scorer,
     modelFingerprint: loaded.fingerprint,
@@ -99,5 +93,14 @@ export function nbCrawl(loaded: LoadedModel, parts: NbParts, hasPageModel: boole
     r2: parts.r2,
     onTopicUrl: parts.patternLinks ? options.onTopicUrl : undefined,
   });
+  if (parts.onlineEvery !== null) {
+    if (options.onTopicUrl || hasPageModel) {
+      // A learned link was claimed a moment ago, its features listed then (`linkFeatures`).
+      const features = (context: LinkContext) => strategy.linkFeatures?.(context) ?? scorer.featuresOf(context);
+      options.online = { models: { links: scorer.model, levels, features }, every: parts.onlineEvery, rescoreTop: DEFAULT_RESCORE_TOP, topic: topic.id };
+    } else {
+      warn('no online learning: the model carries no URL patterns (train --positive) and no page classifier judges pages');
+    }
+  }
   return { strategy, options };
 }

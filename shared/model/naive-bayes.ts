@@ -82,8 +82,8 @@ export class NaiveBayes {
   #counts = new NbCounts();
   /** log(k + α) for k < `LOG_TABLE_SIZE` (`#logOf`), filled on first use. */
   #logTable: Float64Array | undefined;
-  /** Σ_{j∈V} log(1 − P(Fj|Ci)) per class, valid while `revision` matches the counts'. */
-  #logAbsent: { counts: NbCounts; revision: number; value: ClassPair } | undefined;
+  /** What every score under one revision of the counts shares (`#constants`). */
+  #constants: ScoreConstants | undefined;
   /** The terms of a feature scored without a memo (a vector's), reused: used at once, never kept. */
   readonly #scratch: FeatureTerms = newFeatureTerms();
 
@@ -186,19 +186,15 @@ export class NaiveBayes {
     const { names, attributes } = x;
     const occurrences = x.counts;
     if (counts.exampleCount === 0) return { p: 0.5, logOdds: 0, top: [], untrained: true, unseen: x.length };
-    const absent = this.form === 'multinomial' ? ZERO_PAIR : this.#logAbsentPerClass();
-    let logLikelihood0 = absent[0];
-    let logLikelihood1 = absent[1];
+    const constants = this.#constantsOf(counts);
+    let logLikelihood0 = constants.absent[0];
+    let logLikelihood1 = constants.absent[1];
     // Only an explanation needs them: a score alone (the worker's, the crawl's) builds no array.
     const contributions: Contribution[] | undefined = top > 0 ? [] : undefined;
     let unseen = 0;
-    const { alpha } = this;
     const [count0, count1] = counts.count;
-    // The multinomial denominators log(Tokens_i + α|V|) are the same for every feature: taken once.
     const words = this.form === 'mixed';
-    const vocabulary = words ? counts.wordVocabulary : counts.features.size;
-    const logDenominator0 = Math.log((words ? counts.wordTokens[0] : counts.tokens[0]) + alpha * vocabulary);
-    const logDenominator1 = Math.log((words ? counts.wordTokens[1] : counts.tokens[1]) + alpha * vocabulary);
+    const { logDenominator0, logDenominator1 } = constants;
     const { memos } = x;
     const { revision } = counts;
     // Read once: the memos' record references hold while these are unchanged (`NbCounts`).
@@ -245,8 +241,8 @@ export class NaiveBayes {
       logLikelihood1 += term1;
       if (contributions !== undefined) contributions.push({ feature, weight: term1 - term0 });
     }
-    const logJoint0 = this.logPrior(0) + logLikelihood0;
-    const logJoint1 = this.logPrior(1) + logLikelihood1;
+    const logJoint0 = constants.logPrior0 + logLikelihood0;
+    const logJoint1 = constants.logPrior1 + logLikelihood1;
     const logEvidence = logSumExp(logJoint0, logJoint1);
     return {
       p: Math.exp(logJoint1 - logEvidence),
@@ -329,10 +325,7 @@ export class NaiveBayes {
    * with H_i[k] = number of those features with Count(Fj,Ci) = k (Han et al. 2010, eq. (2)).
    * Cached until the counts change.
    */
-  #logAbsentPerClass(): ClassPair {
-    const counts = this.#counts;
-    const cached = this.#logAbsent;
-    if (cached?.counts === counts && cached.revision === counts.revision) return cached.value;
+  #logAbsentPerClass(counts: NbCounts): ClassPair {
     const histograms = this.form === 'mixed' ? counts.attributeHistogram : counts.countHistogram;
     const value: ClassPair = [0, 0];
     for (const i of [0, 1] as const) {
@@ -346,8 +339,33 @@ export class NaiveBayes {
       }
       value[i] = sum - features * Math.log(counts.count[i] + 2 * this.alpha);
     }
-    this.#logAbsent = { counts, revision: counts.revision, value };
     return value;
+  }
+
+  /**
+   * The logarithms every score under `counts` at its current revision shares, taken once per
+   * revision rather than six per score: the crawl's re-scoring after an online update asks
+   * thousands of links under one revision. The very expressions taken per score before (`logPrior`
+   * among them), so every score is the same to the last bit.
+   */
+  #constantsOf(counts: NbCounts): ScoreConstants {
+    const cached = this.#constants;
+    if (cached?.counts === counts && cached.revision === counts.revision) return cached;
+    const { alpha } = this;
+    // The multinomial denominators log(Tokens_i + α|V|) are the same for every feature.
+    const words = this.form === 'mixed';
+    const vocabulary = words ? counts.wordVocabulary : counts.features.size;
+    const constants: ScoreConstants = {
+      counts,
+      revision: counts.revision,
+      absent: this.form === 'multinomial' ? ZERO_PAIR : this.#logAbsentPerClass(counts),
+      logPrior0: this.logPrior(0),
+      logPrior1: this.logPrior(1),
+      logDenominator0: Math.log((words ? counts.wordTokens[0] : counts.tokens[0]) + alpha * vocabulary),
+      logDenominator1: Math.log((words ? counts.wordTokens[1] : counts.tokens[1]) + alpha * vocabulary),
+    };
+    this.#constants = constants;
+    return constants;
   }
 }
 
@@ -361,6 +379,20 @@ function logTable(alpha: number): Float64Array {
 }
 
 const ZERO_PAIR: Readonly<ClassPair> = [0, 0];
+
+/**
+ * Per revision of a model's counts: Σ_{j} log(1 − P(Fj|Ci)) over the Bernoulli features (zero in
+ * the multinomial form), log P(Ci), and the multinomial denominators log(Tokens_i + α|V|).
+ */
+interface ScoreConstants {
+  readonly counts: NbCounts;
+  readonly revision: number;
+  readonly absent: Readonly<ClassPair>;
+  readonly logPrior0: number;
+  readonly logPrior1: number;
+  readonly logDenominator0: number;
+  readonly logDenominator1: number;
+}
 
 
 /** log(e^a + e^b) without overflow: max + log1p(e^−|a−b|). */

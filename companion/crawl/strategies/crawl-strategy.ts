@@ -8,6 +8,7 @@
  * the frontier: a strategy that wants "shallow first" (bfs) says so by scoring −depth.
  */
 import type { LinkContext } from '../../../shared/contexts/types.ts';
+import type { FeatureVector } from '../../../shared/features/types.ts';
 import type { ScoreParts } from '../../../shared/service-api/types.ts';
 import type { PageSegments } from '../../../shared/segments/types.ts';
 import type { FrontierRow, LinkText } from '../../store/records.ts';
@@ -77,6 +78,12 @@ export interface CrawlStrategy {
   refresh?(): { url: string; score: number }[] | undefined;
   /** The link classifier's log-odds of a link context (nb): recorded with the page it led to. */
   linkLogOdds?(context: LinkContext): number;
+  /**
+   * A link context's features as its scorer's `featuresOf` gives them (the same entries in the
+   * same order), from what the strategy kept of the link; undefined when it kept nothing of it.
+   * Online learning learns from the links the crawl claimed (`linkLogOdds`) a moment before.
+   */
+  linkFeatures?(context: LinkContext): FeatureVector | undefined;
   /** P(+) of a link context: the last resort of the page judge (`crawl/page-judgement.ts`). */
   linkRelevance?(context: LinkText & { url: string; pageUrl: string }): number;
   /**

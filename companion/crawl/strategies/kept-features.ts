@@ -22,6 +22,7 @@
  * one is not 1 (feature version 1); and its text to check against. No `Map`, no string made.
  */
 import { FeatureList, type FeatureMemo, type FeatureSequence } from '../../../shared/features/feature-list.ts';
+import type { FeatureVector } from '../../../shared/features/types.ts';
 import type { LinkText } from '../../store/records.ts';
 
 /** A feature as the feature list records it: its name, whether an attribute, its model memo. */
@@ -88,6 +89,15 @@ export class KeptFeatures {
     return kept;
   }
 
+  /**
+   * What is kept of `url` if it was kept with `text`, left where it is in the order, and left kept
+   * when the texts differ: a look that changes nothing (a claimed link's log-odds).
+   */
+  peek(url: string, text: LinkText): KeptLink | undefined {
+    const kept = this.#links.get(url);
+    return kept !== undefined && kept.anchor === text.anchor && kept.before === text.before && kept.after === text.after ? kept : undefined;
+  }
+
   /** Drops what is kept of `url` (its row changed). */
   forget(url: string): void {
     this.#links.delete(url);
@@ -97,8 +107,8 @@ export class KeptFeatures {
    * Keeps `url`'s features as `list` holds them now (valid only until its next link), or none
    * when `byPattern`.
    */
-  keep(url: string, text: LinkText, byPattern: boolean, list?: FeatureSequence): void {
-    if (this.#maxRows === 0) return;
+  keep(url: string, text: LinkText, byPattern: boolean, list?: FeatureSequence): KeptLink | undefined {
+    if (this.#maxRows === 0) return undefined;
     let features: Named[] = [];
     let counts: number[] | undefined;
     if (!byPattern && list !== undefined) {
@@ -112,9 +122,29 @@ export class KeptFeatures {
       }
       if (counts !== undefined) for (let j = 0; j < n; j++) counts[j] = list.counts[j]!;
     }
+    const link: KeptLink = { anchor: text.anchor, before: text.before, after: text.after, byPattern, features, counts };
+    this.adopt(url, link);
+    return link;
+  }
+
+  /** Keeps `link` as `url`'s, as another `KeptFeatures` kept it (a kept link never changes). */
+  adopt(url: string, link: KeptLink): void {
+    if (this.#maxRows === 0) return;
     this.#links.delete(url);
     if (this.#links.size >= this.#maxRows) this.#links.delete(this.#links.keys().next().value!);
-    this.#links.set(url, { anchor: text.anchor, before: text.before, after: text.after, byPattern, features, counts });
+    this.#links.set(url, link);
+  }
+
+  /**
+   * A kept link's features as a vector: the names and counts it was listed with, in that order,
+   * which is the vector `linkFeatures` builds of the same link (a feature enters it when first
+   * emitted, as it takes its place in a feature list). A new `Map`, the caller's to keep.
+   */
+  vector(kept: KeptLink): FeatureVector {
+    const { features, counts } = kept;
+    const vector: FeatureVector = new Map();
+    for (let j = 0; j < features.length; j++) vector.set(features[j]!.name, counts?.[j] ?? 1);
+    return vector;
   }
 
   /**

@@ -39,6 +39,7 @@ import type { LinkContext } from '../../../shared/contexts/types.ts';
 import type { FeatureSequence } from '../../../shared/features/feature-list.ts';
 import { DEFAULT_GAMMA, futureReward, type LevelClassifier } from '../../../shared/model/level-classifier.ts';
 import type { LinkScorer } from '../../../shared/pipeline/link-scorer.ts';
+import { ownString } from '../../../shared/tokens/own-string.ts';
 import type { LinkText } from '../../store/records.ts';
 import { FOCUSED_CLAIM_WINDOW, type CrawlStrategy } from './crawl-strategy.ts';
 import { DEFAULT_KEPT_ROWS, KeptFeatures, type KeptLink } from './kept-features.ts';
@@ -64,12 +65,23 @@ export interface NbStrategyOptions {
   fingerprint?: string;
   /** Queued links whose features `rescore` keeps between re-scorings (`kept-features.ts`). Default 5,120. */
   keptRows?: number;
+  /** Links whose features were listed lately, kept for when they come again (`listedFeatures`). Default 4,096. */
+  listedRows?: number;
 }
 
-export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = DEFAULT_R2, onTopicUrl, fingerprint, keptRows = DEFAULT_KEPT_ROWS }: NbStrategyOptions): CrawlStrategy {
+/**
+ * Links listed lately that `listedFeatures` keeps: a page's new links are re-scored at the next
+ * online update (every 50 pages) and the best claimed soon after; the crawl bench's nb crawl lists
+ * 2–3 new links per page, so 4,096 reach back over a thousand pages. About 1 MB at most (a
+ * reference per feature, the names being the feature list's own).
+ */
+export const DEFAULT_LISTED_ROWS = 4096;
+
+export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = DEFAULT_R2, onTopicUrl, fingerprint, keptRows = DEFAULT_KEPT_ROWS, listedRows = DEFAULT_LISTED_ROWS }: NbStrategyOptions): CrawlStrategy {
   if (!(gamma >= 0 && gamma <= 1)) throw new RangeError(`nb: gamma must lie in [0, 1], got ${gamma}`);
   if (r2 !== null && !(r2 >= 0 && r2 <= 1)) throw new RangeError(`nb: r2 must lie in [0, 1], got ${r2}`);
   const kept = new KeptFeatures(keptRows);
+  const listed = new KeptFeatures(listedRows);
 
   /**
    * v = P(+) + (1 − P(+)) · E[γ^d | d ≥ 1], or P(+) without a level classifier; with its parts.
@@ -88,7 +100,25 @@ export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = D
   };
   // A link the patterns call on topic is worth 1 whatever the classifiers say (1 + 0 · future):
   // neither is asked; `explain` asks them (`parts`) only to show what they would have said.
-  const value = (context: LinkContext): number => (onTopicUrl?.(context.url) === true ? 1 : parts(context, 0).v);
+  const value = (context: LinkContext): number => (onTopicUrl?.(context.url) === true ? 1 : partsOf(listedFeatures(context), false, 0).v);
+  /**
+   * `context`'s features as `listFeatures` gives them, from `listed` when the link was listed with
+   * this very text before (met again on another page), else listed now and kept there for what
+   * follows a new link: its row's first re-scoring (`rowValue`), its claim (`logOdds`), the
+   * online update that learns from it (`linkFeatures`). Each listed it again (issue 14's profile:
+   * a link's listing, ~100 µs with its context's tokens, was most of nb's per-link cost).
+   */
+  const listedFeatures = (context: LinkContext): FeatureSequence => {
+    const known = listed.get(context.url, context);
+    if (known !== undefined) return listed.sequence(known);
+    const features = scorer.listFeatures(context);
+    keepListed(context, features);
+    return features;
+  };
+  // Own copies: a context cut from a page parsed on the event loop (no parse threads) would keep
+  // the page alive for as long as the link stays kept (`ownString`).
+  const keepListed = (context: LinkContext, features: FeatureSequence): void =>
+    void listed.keep(ownString(context.url), { anchor: ownString(context.anchor), before: ownString(context.before), after: ownString(context.after) }, false, features);
   /**
    * `value` of a queued row's link, its features (or its patterns' verdict) kept from its last
    * re-scoring while the row holds the same text (`kept-features.ts`): the same number, to the
@@ -102,9 +132,33 @@ export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = D
       kept.keep(url, text, true);
       return 1;
     }
+    const fresh = listed.get(url, text);
+    if (fresh !== undefined) {
+      kept.adopt(url, fresh);
+      return keptValue(fresh);
+    }
     const features = scorer.listFeatures(asContext(url, pageUrl, text));
     kept.keep(url, text, false, features);
     return partsOf(features, false, 0).v;
+  };
+  /** What is kept of `context`'s link with its features, for this very text, left where it is. */
+  const keptWithFeatures = (context: LinkContext): KeptLink | undefined => {
+    const known = kept.peek(context.url, context);
+    if (known !== undefined && !known.byPattern) return known;
+    const fresh = listed.peek(context.url, context);
+    return fresh !== undefined && !fresh.byPattern ? fresh : undefined;
+  };
+  /**
+   * The link classifier's log-odds of a claimed link, through the features kept or listed of it
+   * when there are (a link the patterns call on topic was valued without them).
+   */
+  const logOdds = (context: LinkContext): number => {
+    const known = keptWithFeatures(context);
+    if (known !== undefined) return scorer.model.scoreSequence(kept.sequence(known), 0).logOdds;
+    // Kept in `listed` for online learning, which learns from this link once its page is judged.
+    const features = scorer.listFeatures(context);
+    keepListed(context, features);
+    return scorer.model.scoreSequence(features, 0).logOdds;
   };
   const sentBack = (v: number, viaOnTopic: boolean | undefined): boolean => r2 !== null && viaOnTopic === false && v < r2;
   const priority = (v: number, viaOnTopic: boolean | undefined): number => (sentBack(v, viaOnTopic) ? v - BACK : v);
@@ -126,7 +180,11 @@ export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = D
       return priority(keptValue(known), row.viaOnTopic);
     },
     forgetKept: (url) => kept.forget(url),
-    linkLogOdds: (context) => scorer.score(context, 0).logOdds,
+    linkLogOdds: logOdds,
+    linkFeatures(context) {
+      const known = keptWithFeatures(context);
+      return known === undefined ? undefined : kept.vector(known);
+    },
     linkRelevance: (link) => scorer.score(asContext(link.url, link.pageUrl, link), 0).p,
     explain(context, viaOnTopic, top) {
       const p = parts(context, Math.max(0, top));

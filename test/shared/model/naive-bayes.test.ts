@@ -283,6 +283,43 @@ describe('NaiveBayes invariants', () => {
   });
 });
 
+describe('NaiveBayes per-revision constants (priors, absent-feature sums, denominators)', () => {
+  // They are taken once per revision of the counts: a model scored before every change must score
+  // after it as a model fitted afresh on the same examples, which never scored before.
+  it.each(FORMS)('%s: after every add, remove, assign and fork, a score equals a fresh fit\'s, bit for bit', (form) => {
+    const random = seededRandom(23);
+    const pool = ['a:x', 'a:y', 'c:x', 'c:z', 'u:host', 'd:host/dir', 'lex:anchor'];
+    const randomVector = () => {
+      const x: FeatureVector = new Map();
+      for (const name of pool) if (random() < 0.5) x.set(name, 1 + Math.floor(random() * 3));
+      return x;
+    };
+    const probes = Array.from({ length: 6 }, randomVector);
+    let model = new NaiveBayes({ form });
+    const examples: { x: FeatureVector; y: Label }[] = [];
+    const same = () => {
+      const fresh = new NaiveBayes({ form }).fit(examples.map((e) => e.x), examples.map((e) => e.y));
+      for (const x of probes) expect(model.score(x, 3)).toEqual(fresh.score(x, 3));
+    };
+    for (let step = 0; step < 30; step++) {
+      same();
+      if (step % 5 === 4) {
+        const { x, y } = examples.splice(Math.floor(random() * examples.length), 1)[0]!;
+        model.remove(x, y);
+      } else if (step % 9 === 8) {
+        model.assign(new NaiveBayes({ form }).fit(examples.map((e) => e.x), examples.map((e) => e.y)));
+      } else if (step % 7 === 6) {
+        model = model.fork();
+      } else {
+        const example = { x: randomVector(), y: (random() < 0.5 ? 1 : 0) as Label };
+        model.add(example.x, example.y);
+        examples.push(example);
+      }
+    }
+    same();
+  });
+});
+
 describe('NaiveBayes.scoreSequence', () => {
   /** A feature list as `FeatureList` hands it over, with a memo per feature kept across calls. */
   const memos = new Map<string, { owner: unknown; revision: number; value: unknown }>();

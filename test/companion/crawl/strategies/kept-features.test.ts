@@ -101,6 +101,105 @@ describe('nb re-scoring with kept features', () => {
   });
 });
 
+describe('nb: a link\'s features listed once, from its discovery to the update that learns from it', () => {
+  const setup = (form: NbForm) => {
+    const links = new NaiveBayes({ form });
+    const levels = new LevelClassifier();
+    const scorer = new LinkScorer({ tokenizer, model: links, features: { group: 2, lexicon: ['股票'], urlTokens: true, version: 1 }, window: 20 });
+    const learn = (url: string, anchor: string, label: 0 | 1, level: number) => {
+      const x = scorer.featuresOf({ url, pageUrl: 'http://a.test/', anchor, before: '今日 财经', after: '' });
+      links.add(x, label);
+      levels.add(x, level);
+    };
+    learn('http://a.test/stock/1.html', '股票 行情', 1, 0);
+    learn('http://a.test/finance/', '财经 频道 财经', 0, 1);
+    learn('http://a.test/sports/2.html', '体育 频道', 0, 3);
+    return { links, levels, scorer, learn };
+  };
+  const onTopicUrl = (url: string) => url.includes('/stock/');
+  const page = 'http://a.test/index.html';
+  const link = (url: string, anchor: string, before = '', after = ''): LinkContext => ({ url, pageUrl: page, anchor, before, after });
+  const parent = { url: page, page: undefined as never, depth: 0, score: 1 };
+  /** Each answer from scratch: the link's features built into a vector, the models asked through it. */
+  const valueOf = (scorer: LinkScorer, levels: LevelClassifier, context: LinkContext) => {
+    if (onTopicUrl(context.url)) return 1;
+    const x = scorer.featuresOf(context);
+    const p = scorer.model.score(x, 0).p;
+    return p + (1 - p) * futureReward(levels.posterior(x), GAMMA);
+  };
+  const logOddsOf = (scorer: LinkScorer, context: LinkContext) => scorer.model.score(scorer.featuresOf(context), 0).logOdds;
+
+  it.each(['mixed', 'multinomial', 'bernoulli'] as const)(
+    '%s: scores, re-scores, log-odds and features equal those from scratch, bit for bit, as the models learn and texts change',
+    (form) => {
+      const { levels, scorer, learn } = setup(form);
+      const nb = createNbStrategy({ scorer, levels, gamma: GAMMA, r2: null, onTopicUrl });
+      const contexts = [
+        link('http://a.test/finance/7.html', '基金 净值 基金', '财经', '频道'),
+        link('http://a.test/sports/8.html', '足球 比分'),
+        link('http://a.test/stock/9.html', '体育 频道'), // the patterns' link: 1, whatever its words
+      ];
+      const check = () => {
+        expect(nb.scoreLinks(parent, contexts)).toEqual(contexts.map((context) => valueOf(scorer, levels, context)));
+        for (const context of contexts) {
+          expect(nb.rescore!({ ...rowOf(context.url, context), parent: page })).toBe(valueOf(scorer, levels, context));
+          expect(nb.linkLogOdds!(context)).toBe(logOddsOf(scorer, context));
+          expect([...nb.linkFeatures!(context)!]).toEqual([...scorer.featuresOf(context)]);
+        }
+      };
+      check();
+      learn('http://b.test/fund/1.html', '基金 足球', 1, 0);
+      check();
+      // Met again on another page with other words around it: listed again, for that text.
+      contexts[0] = { ...contexts[0]!, after: '今日 要闻' };
+      check();
+      learn('http://c.test/x.html', '天气 预报', 0, 2);
+      check();
+    },
+  );
+
+  it('lists a new link once for its value, its row\'s re-score, its log-odds and its features; a pattern link once, when claimed', () => {
+    const { levels, scorer } = setup('mixed');
+    const listed = vi.spyOn(scorer, 'listFeatures');
+    const nb = createNbStrategy({ scorer, levels, r2: null, onTopicUrl });
+    const plain = link('http://a.test/finance/7.html', '基金 净值');
+    const pattern = link('http://a.test/stock/9.html', '股票 行情');
+    nb.scoreLinks(parent, [plain, pattern]);
+    expect(listed).toHaveBeenCalledTimes(1);
+    nb.rescore!({ ...rowOf(plain.url, plain), parent: page });
+    nb.rescore!({ ...rowOf(pattern.url, pattern), parent: page });
+    nb.linkLogOdds!(plain);
+    expect(nb.linkFeatures!(plain)).toBeDefined();
+    expect(listed).toHaveBeenCalledTimes(1);
+    // The patterns valued it without features; the log-odds need them, and the update then finds them.
+    expect(nb.linkFeatures!(pattern)).toBeUndefined();
+    nb.linkLogOdds!(pattern);
+    expect(listed).toHaveBeenCalledTimes(2);
+    expect(nb.linkFeatures!(pattern)).toBeDefined();
+    // A link never met, or met with another text: nothing kept of it.
+    expect(nb.linkFeatures!(link('http://a.test/other.html', '基金 净值'))).toBeUndefined();
+    expect(nb.linkFeatures!({ ...plain, before: '今日' })).toBeUndefined();
+    // Explanations list their own, as `linkscent why` always did.
+    nb.explain!(plain, true, 3);
+    expect(listed).toHaveBeenCalledTimes(3);
+  });
+
+  it('keeps at most listedRows links, the least recently listed or met out first', () => {
+    const { levels, scorer } = setup('mixed');
+    const listed = vi.spyOn(scorer, 'listFeatures');
+    const nb = createNbStrategy({ scorer, levels, r2: null, listedRows: 2 });
+    const [a, b, c] = ['a', 'b', 'c'].map((name) => link(`http://a.test/${name}.html`, '基金 净值'));
+    nb.scoreLinks(parent, [a!, b!]);
+    nb.scoreLinks(parent, [a!]); // met again: a is now the most recent
+    nb.scoreLinks(parent, [c!]); // pushes out b
+    expect(listed).toHaveBeenCalledTimes(3);
+    nb.scoreLinks(parent, [a!, c!]);
+    expect(listed).toHaveBeenCalledTimes(3);
+    nb.scoreLinks(parent, [b!]);
+    expect(listed).toHaveBeenCalledTimes(4);
+  });
+});
+
 describe('KeptFeatures', () => {
   const listOf = (names: readonly string[], counted = false) => {
     const list = new FeatureList();
@@ -120,6 +219,7 @@ describe('KeptFeatures', () => {
     expect(Array.from(sequence.counts).slice(0, 4)).toEqual([2, 1, 1, 1]);
     expect(Array.from(sequence.attributes).slice(0, 4)).toEqual([false, true, true, false]);
     expect(sequence.memos!.slice(0, 4)).toEqual(list.memos.slice(0, 4));
+    expect([...kept.vector(again)]).toEqual([['a:基金', 2], ['u:calc', 1], ['d:a.test/x/', 1], ['c:净值', 1]]);
     kept.keep('http://a.test/2', text('x'), true);
     expect(kept.get('http://a.test/2', text('x'))).toMatchObject({ byPattern: true, features: [] });
   });
@@ -142,6 +242,13 @@ describe('KeptFeatures', () => {
     kept.forget('u1');
     expect(kept.trusted('u1')).toBeUndefined();
     expect(kept.get('u3', text('a'))).toBeDefined();
+    // peek: the text checked, nothing moved or dropped.
+    expect(kept.peek('u3', text('a', 'b'))).toBeUndefined();
+    expect(kept.peek('u3', text('a'))).toBe(kept.trusted('u3'));
+    // adopt: another's kept link, in the order as a keep.
+    const other = new KeptFeatures(2);
+    other.adopt('u2', kept.get('u3', text('a'))!);
+    expect(other.get('u2', text('a'))).toBe(kept.get('u3', text('a')));
     const none = new KeptFeatures(0);
     none.keep('u1', text('a'), true);
     expect(none.size).toBe(0);
