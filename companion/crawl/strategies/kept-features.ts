@@ -16,6 +16,9 @@
  * frontier's head in order, best first, so the rows it met last time and not yet this time are the
  * next to go: links claimed since (which never come back), then rows that fell below the head.
  *
+ * The nb strategy keeps a second set, of the links it listed lately (`DEFAULT_LISTED_ROWS`), for
+ * what follows a new link: its row's first re-scoring, its claim, the update that learns from it.
+ *
  * Compact: a link keeps one reference per feature, to the feature list's own record of the name
  * (its slot: the name made once, whether it is an attribute, and the link classifier's memo of
  * its counts, `FeatureMemo`), shared with the list while the list holds it; its counts only when
@@ -107,8 +110,8 @@ export class KeptFeatures {
    * Keeps `url`'s features as `list` holds them now (valid only until its next link), or none
    * when `byPattern`.
    */
-  keep(url: string, text: LinkText, byPattern: boolean, list?: FeatureSequence): KeptLink | undefined {
-    if (this.#maxRows === 0) return undefined;
+  keep(url: string, text: LinkText, byPattern: boolean, list?: FeatureSequence): void {
+    if (this.#maxRows === 0) return;
     let features: Named[] = [];
     let counts: number[] | undefined;
     if (!byPattern && list !== undefined) {
@@ -122,9 +125,7 @@ export class KeptFeatures {
       }
       if (counts !== undefined) for (let j = 0; j < n; j++) counts[j] = list.counts[j]!;
     }
-    const link: KeptLink = { anchor: text.anchor, before: text.before, after: text.after, byPattern, features, counts };
-    this.adopt(url, link);
-    return link;
+    this.adopt(url, { anchor: text.anchor, before: text.before, after: text.after, byPattern, features, counts });
   }
 
   /** Keeps `link` as `url`'s, as another `KeptFeatures` kept it (a kept link never changes). */
