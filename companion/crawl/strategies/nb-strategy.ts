@@ -65,23 +65,31 @@ export interface NbStrategyOptions {
   fingerprint?: string;
   /** Queued links whose features `rescore` keeps between re-scorings (`kept-features.ts`). Default 5,120. */
   keptRows?: number;
-  /** Links whose features were listed lately, kept for when they come again (`listedFeatures`). Default 4,096. */
+  /** Links whose features were listed lately, kept for when they come again (`listedFeatures`). Default 1,024. */
   listedRows?: number;
 }
 
 /**
  * Links listed lately that `listedFeatures` keeps: a page's new links are re-scored at the next
- * online update (every 50 pages) and the best claimed soon after; the crawl bench's nb crawl lists
- * 2–3 new links per page, so 4,096 reach back over a thousand pages. About 1 MB at most (a
- * reference per feature, the names being the feature list's own).
+ * online update (every 50 pages, `DEFAULT_ONLINE_EVERY`) and the best claimed soon after. The
+ * crawl bench's nb crawl lists 2–3 new links per page, so 1,024 reach back over 300 pages; a wide
+ * crawl's hundreds per page make them misses, never wrong. About 1 KB a link (a reference per
+ * feature, the names being the feature list's own, and its three texts), so about 1 MB at most.
  */
-export const DEFAULT_LISTED_ROWS = 4096;
+export const DEFAULT_LISTED_ROWS = 1024;
+
+/**
+ * Claimed links whose features `linkFeatures` keeps for online learning: the pages claimed
+ * between two updates (every 50 pages by default) and those in flight, five times over.
+ */
+export const CLAIMED_ROWS = 256;
 
 export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = DEFAULT_R2, onTopicUrl, fingerprint, keptRows = DEFAULT_KEPT_ROWS, listedRows = DEFAULT_LISTED_ROWS }: NbStrategyOptions): CrawlStrategy {
   if (!(gamma >= 0 && gamma <= 1)) throw new RangeError(`nb: gamma must lie in [0, 1], got ${gamma}`);
   if (r2 !== null && !(r2 >= 0 && r2 <= 1)) throw new RangeError(`nb: r2 must lie in [0, 1], got ${r2}`);
   const kept = new KeptFeatures(keptRows);
   const listed = new KeptFeatures(listedRows);
+  const claimed = new KeptFeatures(CLAIMED_ROWS);
 
   /**
    * v = P(+) + (1 − P(+)) · E[γ^d | d ≥ 1], or P(+) without a level classifier; with its parts.
@@ -112,13 +120,13 @@ export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = D
     const known = listed.get(context.url, context);
     if (known !== undefined) return listed.sequence(known);
     const features = scorer.listFeatures(context);
-    keepListed(context, features);
+    keepListed(listed, context, features);
     return features;
   };
   // Own copies: a context cut from a page parsed on the event loop (no parse threads) would keep
   // the page alive for as long as the link stays kept (`ownString`).
-  const keepListed = (context: LinkContext, features: FeatureSequence): void =>
-    void listed.keep(ownString(context.url), { anchor: ownString(context.anchor), before: ownString(context.before), after: ownString(context.after) }, false, features);
+  const keepListed = (into: KeptFeatures, context: LinkContext, features: FeatureSequence): void =>
+    into.keep(ownString(context.url), { anchor: ownString(context.anchor), before: ownString(context.before), after: ownString(context.after) }, false, features);
   /**
    * `value` of a queued row's link, its features (or its patterns' verdict) kept from its last
    * re-scoring while the row holds the same text (`kept-features.ts`): the same number, to the
@@ -150,14 +158,18 @@ export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = D
   };
   /**
    * The link classifier's log-odds of a claimed link, through the features kept or listed of it
-   * when there are (a link the patterns call on topic was valued without them).
+   * when there are (a link the patterns call on topic was valued without them). Its features go
+   * to `claimed`, for the online update that learns from the link once its page is judged, which
+   * a wide crawl's new links would have pushed out of `listed` by then.
    */
   const logOdds = (context: LinkContext): number => {
     const known = keptWithFeatures(context);
-    if (known !== undefined) return scorer.model.scoreSequence(kept.sequence(known), 0).logOdds;
-    // Kept in `listed` for online learning, which learns from this link once its page is judged.
+    if (known !== undefined) {
+      claimed.adopt(context.url, known);
+      return scorer.model.scoreSequence(kept.sequence(known), 0).logOdds;
+    }
     const features = scorer.listFeatures(context);
-    keepListed(context, features);
+    keepListed(claimed, context, features);
     return scorer.model.scoreSequence(features, 0).logOdds;
   };
   const sentBack = (v: number, viaOnTopic: boolean | undefined): boolean => r2 !== null && viaOnTopic === false && v < r2;
@@ -182,7 +194,7 @@ export function createNbStrategy({ scorer, levels, gamma = DEFAULT_GAMMA, r2 = D
     forgetKept: (url) => kept.forget(url),
     linkLogOdds: logOdds,
     linkFeatures(context) {
-      const known = keptWithFeatures(context);
+      const known = claimed.peek(context.url, context) ?? keptWithFeatures(context);
       return known === undefined ? undefined : kept.vector(known);
     },
     linkRelevance: (link) => scorer.score(asContext(link.url, link.pageUrl, link), 0).p,

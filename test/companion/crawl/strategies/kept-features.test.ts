@@ -184,6 +184,23 @@ describe('nb: a link\'s features listed once, from its discovery to the update t
     expect(listed).toHaveBeenCalledTimes(3);
   });
 
+  it('keeps a claimed link\'s features for the update that learns from it, after new links pushed it out of the listed ones', () => {
+    const { levels, scorer } = setup('mixed');
+    const listed = vi.spyOn(scorer, 'listFeatures');
+    const nb = createNbStrategy({ scorer, levels, r2: null, onTopicUrl, keptRows: 0, listedRows: 1 });
+    const plain = link('http://a.test/finance/7.html', '基金 净值 基金');
+    const pattern = link('http://a.test/stock/9.html', '股票 行情');
+    nb.scoreLinks(parent, [plain]);
+    nb.linkLogOdds!(plain);
+    nb.linkLogOdds!(pattern);
+    expect(listed).toHaveBeenCalledTimes(2);
+    nb.scoreLinks(parent, [link('http://a.test/a.html', '体育'), link('http://a.test/b.html', '足球')]);
+    expect(listed).toHaveBeenCalledTimes(4);
+    expect([...nb.linkFeatures!(plain)!]).toEqual([...scorer.featuresOf(plain)]);
+    expect([...nb.linkFeatures!(pattern)!]).toEqual([...scorer.featuresOf(pattern)]);
+    expect(listed).toHaveBeenCalledTimes(4);
+  });
+
   it('keeps at most listedRows links, the least recently listed or met out first', () => {
     const { levels, scorer } = setup('mixed');
     const listed = vi.spyOn(scorer, 'listFeatures');
