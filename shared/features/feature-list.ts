@@ -13,8 +13,18 @@
  *
  * The names kept are bounded (`maxNames`): past that, all are dropped at the start of the next
  * link and made again as they come, which costs time, never a different feature.
+ *
+ * A feature is named for good from its second sighting on (a `SightingFilter` remembers the first):
+ * on its first it is listed for its link alone, without a slot or a memo (a "passing" feature).
+ * Why (issue 14's worker profile): a page's links bring words met once (numbers, names; in the
+ * worker bench, a salt word per link), and naming each for good cost a slot, a name kept, a
+ * model memo, and, since the bound filled within a page, dropping every name once a page and
+ * making the page's 6,000 recurring ones again with their model look-ups; kept until the bound
+ * dropped them, they also outlived young-generation GCs. Only what is kept changes, never what
+ * a link lists: a passing feature has its name, count and place as a kept one would.
  */
 import { ownString } from '../tokens/own-string.ts';
+import { SightingFilter } from '../tokens/sighting-filter.ts';
 import type { FeatureEmit } from './link-features.ts';
 import { isAttributeFeature, type FeatureVector } from './types.ts';
 
@@ -46,8 +56,16 @@ export interface FeatureSequence {
   readonly counts: ArrayLike<number>;
   /** Whether each is an attribute (`isAttributeFeature`). */
   readonly attributes: ArrayLike<boolean>;
-  /** Optionally, a place per feature for the model's lookups (`FeatureMemo`). */
-  readonly memos?: readonly FeatureMemo[];
+  /** Optionally, a place per feature for the model's lookups (`FeatureMemo`); undefined: none for this one. */
+  readonly memos?: readonly (FeatureMemo | undefined)[];
+}
+
+/** A feature listed for one link only (its first sighting): what finds it again within the link. */
+interface Passing {
+  prefix: string;
+  value: string;
+  /** Its index in the link's arrays. */
+  index: number;
 }
 
 /**
@@ -59,12 +77,26 @@ export interface FeatureSequence {
  */
 export const DEFAULT_MAX_NAMES = 19_000;
 
+/**
+ * Features the sighting filter remembers (256 KiB): a 5,000-link page lists about 16,000
+ * distinct features, and those that recur must still be remembered on the next page.
+ */
+export const NAME_ADMISSION_SLOTS = 2 ** 16;
+
+/**
+ * Passing features one link may have; past that, first sightings are named for good as before.
+ * Each first sighting is compared with the link's passing ones (a link has a few), so a link of
+ * thousands of new words (a long anchor) must not make that quadratic.
+ */
+const MAX_PASSING = 64;
+
 export class FeatureList implements FeatureSequence {
   length = 0;
   readonly names: string[] = [];
   readonly counts: number[] = [];
   readonly attributes: boolean[] = [];
-  readonly memos: Slot[] = [];
+  /** The features' slots; undefined for a passing feature (listed for this link only). */
+  readonly memos: (Slot | undefined)[] = [];
   /** Emits into this list (`emitLinkFeatures`'s callback), bound once. */
   readonly emit: FeatureEmit;
   readonly #byPrefix = new Map<string, Map<string, Slot>>();
@@ -72,12 +104,24 @@ export class FeatureList implements FeatureSequence {
   #named = 0;
   #stamp = 0;
   #counted = false;
+  readonly #admit: boolean;
   /** The last prefix asked for and its slots: a link's features come in runs of one prefix. */
   #prefix = '';
   #slots: Map<string, Slot> | undefined;
+  /** Which features were sighted lately: a feature is named for good on its second sighting. */
+  readonly #sighted: SightingFilter;
+  /** This link's passing features, `#passingLength` of them (the objects are reused). */
+  readonly #passing: Passing[] = [];
+  #passingLength = 0;
 
-  constructor(maxNames = DEFAULT_MAX_NAMES) {
+  /**
+   * @param maxNames Names kept at most (then all dropped at the next `begin`).
+   * @param admissionSlots The sighting filter's size (a power of two); 0 names every feature on its first sighting.
+   */
+  constructor(maxNames = DEFAULT_MAX_NAMES, admissionSlots = NAME_ADMISSION_SLOTS) {
     this.#maxNames = maxNames;
+    this.#sighted = new SightingFilter(Math.max(1, admissionSlots));
+    this.#admit = admissionSlots > 0;
     this.emit = (prefix, value) => this.add(prefix, value);
   }
 
@@ -93,6 +137,7 @@ export class FeatureList implements FeatureSequence {
   begin(counted: boolean): void {
     this.#stamp++;
     this.length = 0;
+    this.#passingLength = 0;
     this.#counted = counted;
     if (this.#named > this.#maxNames) {
       this.#byPrefix.clear();
@@ -115,6 +160,22 @@ export class FeatureList implements FeatureSequence {
     }
     let slot = slots.get(value);
     if (slot === undefined) {
+      if (this.#admit) {
+        // Listed earlier in this link, as a passing feature?
+        const passing = this.#passing;
+        for (let k = 0; k < this.#passingLength; k++) {
+          const seen = passing[k]!;
+          if (seen.value === value && seen.prefix === prefix) {
+            if (this.#counted) this.counts[seen.index]! += 1;
+            return;
+          }
+        }
+        // First sighting lately: listed for this link alone (see the file header).
+        if (this.#passingLength < MAX_PASSING && !this.#sighted.sight(value, prefix)) {
+          this.#addPassing(prefix, value);
+          return;
+        }
+      }
       const name = ownString(prefix + value); // kept for good: flattened once here, not by the first lookup
       slot = { name, attribute: isAttributeFeature(name), stamp: 0, index: 0, owner: undefined, revision: 0, value: undefined };
       // Keyed by the caller's string itself: a token comes from the tokenizer's caches, so the
@@ -135,6 +196,26 @@ export class FeatureList implements FeatureSequence {
     this.counts[this.length] = 1;
     this.attributes[this.length] = slot.attribute;
     this.memos[this.length] = slot;
+    this.length++;
+  }
+
+  /** Lists `prefix + value` with no slot: its name is made for this link, and the model gets no memo. */
+  #addPassing(prefix: string, value: string): void {
+    let passing = this.#passing[this.#passingLength];
+    if (passing === undefined) {
+      passing = { prefix, value, index: 0 };
+      this.#passing.push(passing);
+    } else {
+      passing.prefix = prefix;
+      passing.value = value;
+    }
+    passing.index = this.length;
+    this.#passingLength++;
+    const name = prefix + value;
+    this.names[this.length] = name;
+    this.counts[this.length] = 1;
+    this.attributes[this.length] = isAttributeFeature(name);
+    this.memos[this.length] = undefined;
     this.length++;
   }
 }

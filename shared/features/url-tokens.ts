@@ -159,12 +159,39 @@ export function emitUrlFeatures(url: string, tokenizer: Tokenizer, options: UrlT
 
 /** One URL part's tokens: split on anything but letters and digits, each piece tokenized, noise and numbers dropped. */
 function emitPartTokens(part: string, tokenizer: Tokenizer, emit: UrlFeatureEmit): void {
-  for (const piece of part.split(NON_ALPHANUMERIC)) {
-    if (piece === '') continue;
-    for (const token of readTokens(tokenizer, piece)) {
-      if (!URL_NOISE_TOKENS.has(token) && !ALL_DIGITS.test(token)) emit('u:', token);
-    }
+  if (!isAscii(part)) {
+    for (const piece of part.split(NON_ALPHANUMERIC)) if (piece !== '') emitPieceTokens(piece, tokenizer, emit);
+    return;
   }
+  // The same split without the regular expression: in ASCII, `\p{L}` and `\p{N}` are [A-Za-z0-9].
+  // Most parts are a file name (`7.html`) and this ran for every link (issue 14's worker profile).
+  let start = 0;
+  let digitsOnly = true;
+  for (let i = 0; i <= part.length; i++) {
+    const unit = i < part.length ? part.charCodeAt(i) : 0;
+    const digit = unit >= 0x30 && unit <= 0x39;
+    if (digit || (unit >= 0x41 && unit <= 0x5a) || (unit >= 0x61 && unit <= 0x7a)) {
+      digitsOnly &&= digit;
+      continue;
+    }
+    // A piece of ASCII digits alone is a number: its one token is itself, dropped as every number is.
+    if (i > start && !digitsOnly) emitPieceTokens(part.slice(start, i), tokenizer, emit);
+    start = i + 1;
+    digitsOnly = true;
+  }
+}
+
+/** One piece's tokens (a part split on anything but letters and digits), noise and numbers dropped. */
+function emitPieceTokens(piece: string, tokenizer: Tokenizer, emit: UrlFeatureEmit): void {
+  for (const token of readTokens(tokenizer, piece)) {
+    if (!URL_NOISE_TOKENS.has(token) && !ALL_DIGITS.test(token)) emit('u:', token);
+  }
+}
+
+/** Whether every code unit of `s` is ASCII. */
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
 /**

@@ -20,9 +20,13 @@
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
-/** FNV-1a of the string's UTF-16 code units, as a 32-bit integer (never 0: 0 marks an empty slot). */
-export function stringHash(s: string): number {
+/**
+ * FNV-1a of the string's UTF-16 code units, as a 32-bit integer (never 0: 0 marks an empty slot).
+ * With `prefix`, the hash of `prefix + s`, without making that string.
+ */
+export function stringHash(s: string, prefix = ''): number {
   let hash = FNV_OFFSET;
+  for (let i = 0; i < prefix.length; i++) hash = Math.imul(hash ^ prefix.charCodeAt(i), FNV_PRIME);
   for (let i = 0; i < s.length; i++) hash = Math.imul(hash ^ s.charCodeAt(i), FNV_PRIME);
   return hash === 0 ? 1 : hash;
 }
@@ -38,9 +42,12 @@ export class SightingFilter {
     this.#mask = slots - 1;
   }
 
-  /** Whether `s` was seen lately (its slot holds its hash); either way, it is the slot's now. */
-  sight(s: string): boolean {
-    const hash = stringHash(s);
+  /**
+   * Whether `s` (with `prefix`, `prefix + s`) was seen lately (its slot holds its hash); either
+   * way, it is the slot's now.
+   */
+  sight(s: string, prefix = ''): boolean {
+    const hash = stringHash(s, prefix);
     // The high half folded into the low, which picks the slot: FNV-1a's low bits mix least.
     const slot = ((hash >>> 16) ^ hash) & this.#mask;
     if (this.#table[slot] === hash) return true;

@@ -1,9 +1,11 @@
 /**
  * The scorer's feature list (`feature-list.ts`) must hold exactly what `linkFeatures` puts in a
  * vector, in the same order with the same counts, link after link (its slots are reused), and
- * again after its bound on kept names drops them all.
+ * again after its bound on kept names drops them all, whether a feature is passing (its first
+ * sighting, listed without a slot) or kept.
  */
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../shared/random/seeded-random.ts';
 import { loadNodeTokenizer } from '../../../companion/platform/jieba-node.ts';
 import type { LinkContext } from '../../../shared/contexts/types.ts';
 import { FeatureList } from '../../../shared/features/feature-list.ts';
@@ -80,6 +82,80 @@ describe('FeatureList', () => {
       list.begin(false);
       emitLinkFeatures(link, tokenizer, variants[1]!, list.emit);
       expect(listed(list)).toEqual([...linkFeatures(link, tokenizer, variants[1]!)]);
+    }
+  });
+});
+
+describe('FeatureList: a feature is kept from its second sighting on', () => {
+  it('lists a first sighting without a slot, and gives it one when it comes again', () => {
+    const list = new FeatureList();
+    list.begin(true);
+    list.emit('a:', '股票');
+    expect(list.memos[0]).toBeUndefined();
+    list.begin(true);
+    list.emit('a:', '股票');
+    expect(list.memos[0]?.name).toBe('a:股票');
+    // The same slot from then on: the model's memo stays with it.
+    const slot = list.memos[0];
+    list.begin(true);
+    list.emit('a:', '股票');
+    expect(list.memos[0]).toBe(slot);
+  });
+
+  it('counts a passing feature repeated in its link (version 1) and lists it once (version 2)', () => {
+    for (const counted of [true, false]) {
+      const list = new FeatureList();
+      list.begin(counted);
+      for (const [prefix, value] of [['c:', 'bench1x7'], ['a:', 'bench1x7'], ['c:', 'bench1x7'], ['c:', 'bench1x7']] as const) list.emit(prefix, value);
+      expect(listed(list)).toEqual([['c:bench1x7', counted ? 3 : 1], ['a:bench1x7', 1]]);
+      expect(list.memos.slice(0, list.length)).toEqual([undefined, undefined]);
+    }
+  });
+
+  it('keeps features as before with no admission (admissionSlots 0)', () => {
+    const list = new FeatureList(19_000, 0);
+    list.begin(false);
+    list.emit('u:', 'debian');
+    expect(list.memos[0]?.name).toBe('u:debian');
+  });
+
+  it('lists what linkFeatures gives for a link of many new words (more than it lets pass)', () => {
+    const words = Array.from({ length: 150 }, (_, i) => `w${i.toString(36)}q`);
+    const link: LinkContext = { url: 'https://example.org/a/b.html', pageUrl: 'https://example.org/', anchor: words.slice(0, 100).join(' '), before: words.slice(50).join(' '), after: '股票 w1q' };
+    for (const options of variants) {
+      const list = new FeatureList();
+      list.begin(options.version === 1);
+      emitLinkFeatures(link, tokenizer, options, list.emit);
+      expect(listed(list)).toEqual([...linkFeatures(link, tokenizer, options)]);
+    }
+  });
+
+  it('lists what linkFeatures gives over random links, words new, recurring and repeated', () => {
+    // Words from a small common vocabulary, a larger rare one and fresh ones (one sighting ever);
+    // a tiny sighting filter and bound on names, so collisions, evictions and drops all happen.
+    const random = seededRandom(14);
+    const common = ['股票', '基金', '行情', 'debian', 'node.js', 'c++', '软件包', '安装'];
+    const rare = Array.from({ length: 60 }, (_, i) => `r${i}z`);
+    let fresh = 0;
+    const word = () => {
+      const r = random();
+      return r < 0.5 ? common[Math.floor(random() * common.length)]! : r < 0.8 ? rare[Math.floor(random() * rare.length)]! : `f${fresh++}y`;
+    };
+    const text = (n: number) => Array.from({ length: n }, word).join(' ');
+    for (const [maxNames, slots] of [[19_000, 2 ** 16], [40, 16], [5, 1]] as const) {
+      for (const options of variants) {
+        const list = new FeatureList(maxNames, slots);
+        for (let i = 0; i < 300; i++) {
+          const link: LinkContext = { url: `https://example.org/${word()}/${i}.html?q=${word()}`, pageUrl: 'https://example.org/', anchor: text(1 + Math.floor(random() * 4)), before: text(Math.floor(random() * 8)), after: text(Math.floor(random() * 8)) };
+          list.begin(options.version === 1);
+          emitLinkFeatures(link, tokenizer, options, list.emit);
+          const expected = [...linkFeatures(link, tokenizer, options)];
+          expect(listed(list)).toEqual(expected);
+          expect(list.attributes.slice(0, list.length)).toEqual(expected.map(([name]) => isAttributeFeature(name)));
+          // A slot, where there is one, is the feature's own.
+          for (let j = 0; j < list.length; j++) if (list.memos[j] !== undefined) expect(list.memos[j]!.name).toBe(list.names[j]);
+        }
+      }
     }
   });
 });

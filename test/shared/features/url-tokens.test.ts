@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadNodeTokenizer } from '../../../companion/platform/jieba-node.ts';
-import { urlDirectories, urlTokens } from '../../../shared/features/url-tokens.ts';
+import { URL_NOISE_TOKENS, urlDirectories, urlTokens } from '../../../shared/features/url-tokens.ts';
+import { seededRandom } from '../../../shared/random/seeded-random.ts';
 
 const tokenizer = loadNodeTokenizer();
 
@@ -20,6 +21,29 @@ describe('urlTokens', () => {
     expect(urlTokens('https://example.net/%E8%82%A1%E7%A5%A8%E8%A1%8C%E6%83%85/list', tokenizer)).toEqual([
       'example', '股票行情', 'list',
     ]);
+  });
+
+  it('splits a file name as the rule says, ASCII or not: on anything but \\p{L} and \\p{N}, numbers dropped', () => {
+    // The rule written out (a regular expression split, every piece tokenized), against random
+    // file names of ASCII letters, digits and punctuation, with now and then a character beyond
+    // ASCII (Han, accented, full-width digits and letters, Arabic-Indic digits, an emoji).
+    const rule = (part: string) =>
+      part
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter((piece) => piece !== '')
+        .flatMap((piece) => tokenizer.tokenize(piece))
+        .filter((token) => !URL_NOISE_TOKENS.has(token) && !/^\p{N}+$/u.test(token));
+    const random = seededRandom(14);
+    const ascii = 'abcXYZ0123456789._-~!$&()*+,;:@\'';
+    const beyond = ['股', '票', 'é', '１', 'Ａ', '٣', '🙂', 'ß', 'İ'];
+    const pick = (chars: string | readonly string[]) => chars[Math.floor(random() * chars.length)]!;
+    const head = urlTokens('https://x.test/', tokenizer);
+    for (let n = 0; n < 3000; n++) {
+      const length = Math.floor(random() * 14);
+      let part = '';
+      for (let i = 0; i < length; i++) part += random() < 0.08 ? pick(beyond) : pick(ascii);
+      expect(urlTokens(`https://x.test/${part}`, tokenizer), part).toEqual([...head, ...rule(part)]);
+    }
   });
 
   it('survives a malformed escape by keeping the raw segment', () => {

@@ -16,6 +16,13 @@ describe('stringHash', () => {
     for (const s of ['', 'debian', 'node.js v2.1', 'x'.repeat(300)]) expect(stringHash(s)).toBe(fnv1aOfBytes([...s].map((c) => c.charCodeAt(0))));
   });
 
+  it('with a prefix, is the hash of the prefix and the string joined', () => {
+    for (const [prefix, s] of [['c:', '软件包'], ['', 'debian'], ['lex:', ''], ['u:', 'x'.repeat(40)], ['d:', '🙂/doc']]) {
+      expect(stringHash(s!, prefix)).toBe(stringHash(`${prefix}${s}`));
+    }
+    expect(stringHash('b', 'a:')).not.toBe(stringHash('b', 'c:'));
+  });
+
   it('reads UTF-16 code units, so Han text and astral characters hash', () => {
     expect(stringHash('软件包')).not.toBe(stringHash('软件'));
     expect(stringHash('🙂')).not.toBe(stringHash('🙃'));
@@ -30,6 +37,14 @@ describe('SightingFilter', () => {
     expect(filter.sight('首页')).toBe(true);
     expect(filter.sight('下一页')).toBe(true);
     expect(filter.sight('首页')).toBe(true);
+  });
+
+  it('sights a prefixed string as the joined string', () => {
+    const filter = new SightingFilter(1024);
+    expect(filter.sight('股票', 'a:')).toBe(false);
+    expect(filter.sight('a:股票')).toBe(true);
+    expect(filter.sight('股票', 'c:')).toBe(false);
+    expect(filter.sight('股票', 'c:')).toBe(true);
   });
 
   it('remembers one string per slot: a string whose slot was taken is new again', () => {

@@ -219,7 +219,8 @@ describe('nb: a link\'s features listed once, from its discovery to the update t
 
 describe('KeptFeatures', () => {
   const listOf = (names: readonly string[], counted = false) => {
-    const list = new FeatureList();
+    // No admission: every feature has its slot at its first sighting, so the list's memos are all there to share.
+    const list = new FeatureList(undefined, 0);
     list.begin(counted);
     for (const name of names) list.add(name.slice(0, 2), name.slice(2));
     return list;
