@@ -65,9 +65,46 @@ export function isHiddenByAttributes(attr: AttributeReader): boolean {
  * Collapse every run of white space to one space and trim. JavaScript's `\s` is Unicode white
  * space, so the no-break spaces (`&nbsp;`) and ideographic spaces (U+3000) Chinese pages use as
  * spacers collapse too, and a BOM disappears: they separate words, they are not words.
+ *
+ * Equal to `text.replace(/\s+/g, ' ').trim()`, but it runs once per text run and link of every
+ * page (540,142 times on the crawl bench's 1,665 pages, two thirds of them white space
+ * only), so it scans the characters itself and only calls the regular expression when a run
+ * inside the text is more than one plain space; most runs come back as they are, or trimmed.
  */
 export function collapseWhiteSpace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  const length = text.length;
+  let start = 0;
+  while (start < length && isWhiteSpace(text.charCodeAt(start))) start++;
+  if (start === length) return '';
+  let end = length;
+  while (isWhiteSpace(text.charCodeAt(end - 1))) end--;
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (isWhiteSpace(code) && (code !== 0x20 || isWhiteSpace(text.charCodeAt(i + 1)))) {
+      return text.slice(start, end).replace(/\s+/g, ' ');
+    }
+  }
+  return start === 0 && end === length ? text : text.slice(start, end);
+}
+
+/**
+ * The UTF-16 code units JavaScript's `\s` (and `trim`) match: ASCII tab to carriage return and
+ * space, no-break space, the Unicode space separators (Zs), line and paragraph separators, BOM.
+ */
+export function isWhiteSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 /** `rel="… nofollow …"`: rel is a space-separated, case-insensitive token list. */
