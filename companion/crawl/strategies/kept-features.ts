@@ -75,7 +75,7 @@ export class KeptFeatures {
   /** What is kept of `url`, if its row still holds the text it was kept with. */
   get(url: string, text: LinkText): KeptLink | undefined {
     const kept = this.trusted(url);
-    if (kept === undefined || (kept.anchor === text.anchor && kept.before === text.before && kept.after === text.after)) return kept;
+    if (kept === undefined || keptWith(kept, text)) return kept;
     this.#links.delete(url); // kept for another text: of no more use
     return undefined;
   }
@@ -98,7 +98,7 @@ export class KeptFeatures {
    */
   peek(url: string, text: LinkText): KeptLink | undefined {
     const kept = this.#links.get(url);
-    return kept !== undefined && kept.anchor === text.anchor && kept.before === text.before && kept.after === text.after ? kept : undefined;
+    return kept !== undefined && keptWith(kept, text) ? kept : undefined;
   }
 
   /** Drops what is kept of `url` (its row changed). */
@@ -171,4 +171,9 @@ export class KeptFeatures {
     sequence.length = n;
     return sequence;
   }
+}
+
+/** Whether `kept` was kept with `text`: its features are those of this very text. */
+function keptWith(kept: KeptLink, text: LinkText): boolean {
+  return kept.anchor === text.anchor && kept.before === text.before && kept.after === text.after;
 }
