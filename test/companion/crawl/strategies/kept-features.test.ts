@@ -19,31 +19,37 @@ const rowOf = (url: string, context: LinkText): FrontierRow & { context: LinkTex
 });
 const contextOf = (row: FrontierRow & { context: LinkText }): LinkContext => ({ url: row.url, pageUrl: row.parent!, ...row.context });
 
+/** A link model and a level classifier trained on `examples` (url, anchor, label, level), the scorer over them, and `learn` for more. */
+function trainedModels(form: NbForm, version: 1 | 2, examples: readonly (readonly [string, string, 0 | 1, number])[]) {
+  const links = new NaiveBayes({ form });
+  const levels = new LevelClassifier();
+  const scorer = new LinkScorer({ tokenizer, model: links, features: { group: 2, lexicon: ['股票'], urlTokens: true, version }, window: 20 });
+  const learn = (url: string, anchor: string, label: 0 | 1, level: number) => {
+    const x = scorer.featuresOf({ url, pageUrl: 'http://a.test/', anchor, before: '今日 财经', after: '' });
+    links.add(x, label);
+    levels.add(x, level);
+    return x;
+  };
+  for (const [url, anchor, label, level] of examples) learn(url, anchor, label, level);
+  return { links, levels, scorer, learn };
+}
+
+/** A link's value scored from scratch: its features built into a vector, both classifiers asked. */
+function valueFromScratch(scorer: LinkScorer, levels: LevelClassifier, context: LinkContext, onTopicUrl: (url: string) => boolean): number {
+  if (onTopicUrl(context.url)) return 1;
+  const x = scorer.featuresOf(context);
+  const p = scorer.model.score(x, 0).p;
+  return p + (1 - p) * futureReward(levels.posterior(x), GAMMA);
+}
+
 describe('nb re-scoring with kept features', () => {
   /** Words, context, URL tokens and directories: words and attributes, both event models of `mixed`. */
-  const setup = (form: NbForm) => {
-    const links = new NaiveBayes({ form });
-    const levels = new LevelClassifier();
-    const scorer = new LinkScorer({ tokenizer, model: links, features: { group: 2, lexicon: ['股票'], urlTokens: true, version: 2 }, window: 20 });
-    const learn = (url: string, anchor: string, label: 0 | 1, level: number) => {
-      const x = scorer.featuresOf({ url, pageUrl: 'http://a.test/', anchor, before: '今日 财经', after: '' });
-      links.add(x, label);
-      levels.add(x, level);
-      return x;
-    };
-    learn('http://a.test/stock/1.html', '股票 行情', 1, 0);
-    learn('http://a.test/finance/', '财经 频道', 0, 1);
-    learn('http://a.test/sports/2.html', '体育 频道', 0, 3);
-    learn('http://a.test/ent/3.html', '娱乐 新闻', 0, 3);
-    return { links, levels, scorer, learn };
-  };
-  /** The value scored from scratch: the link's features built into a vector, both classifiers asked. */
-  const fromScratch = (scorer: LinkScorer, levels: LevelClassifier, row: FrontierRow & { context: LinkText }, onTopicUrl: (url: string) => boolean) => {
-    if (onTopicUrl(row.url)) return 1;
-    const x = scorer.featuresOf(contextOf(row));
-    const p = scorer.model.score(x, 0).p;
-    return p + (1 - p) * futureReward(levels.posterior(x), GAMMA);
-  };
+  const setup = (form: NbForm) => trainedModels(form, 2, [
+    ['http://a.test/stock/1.html', '股票 行情', 1, 0],
+    ['http://a.test/finance/', '财经 频道', 0, 1],
+    ['http://a.test/sports/2.html', '体育 频道', 0, 3],
+    ['http://a.test/ent/3.html', '娱乐 新闻', 0, 3],
+  ]);
 
   it.each(['mixed', 'multinomial', 'bernoulli'] as const)(
     '%s: equals scoring from scratch bit for bit, as the models learn features kept rows have and have not, a row changes text, and rows are evicted',
@@ -58,7 +64,7 @@ describe('nb re-scoring with kept features', () => {
         rowOf('http://b.test/news/10.html', text('今日 要闻', '新闻')),
       ];
       const pass = () => {
-        for (const nb of strategies) for (const row of rows) expect(nb.rescore!(row)).toBe(fromScratch(scorer, levels, row, onTopicUrl));
+        for (const nb of strategies) for (const row of rows) expect(nb.rescore!(row)).toBe(valueFromScratch(scorer, levels, contextOf(row), onTopicUrl));
       };
       pass();
       // Words the kept rows hold but the models had never seen (基金, 足球, b.test) become known…
@@ -102,31 +108,17 @@ describe('nb re-scoring with kept features', () => {
 });
 
 describe('nb: a link\'s features listed once, from its discovery to the update that learns from it', () => {
-  const setup = (form: NbForm) => {
-    const links = new NaiveBayes({ form });
-    const levels = new LevelClassifier();
-    const scorer = new LinkScorer({ tokenizer, model: links, features: { group: 2, lexicon: ['股票'], urlTokens: true, version: 1 }, window: 20 });
-    const learn = (url: string, anchor: string, label: 0 | 1, level: number) => {
-      const x = scorer.featuresOf({ url, pageUrl: 'http://a.test/', anchor, before: '今日 财经', after: '' });
-      links.add(x, label);
-      levels.add(x, level);
-    };
-    learn('http://a.test/stock/1.html', '股票 行情', 1, 0);
-    learn('http://a.test/finance/', '财经 频道 财经', 0, 1);
-    learn('http://a.test/sports/2.html', '体育 频道', 0, 3);
-    return { links, levels, scorer, learn };
-  };
+  const setup = (form: NbForm) => trainedModels(form, 1, [
+    ['http://a.test/stock/1.html', '股票 行情', 1, 0],
+    ['http://a.test/finance/', '财经 频道 财经', 0, 1],
+    ['http://a.test/sports/2.html', '体育 频道', 0, 3],
+  ]);
   const onTopicUrl = (url: string) => url.includes('/stock/');
   const page = 'http://a.test/index.html';
   const link = (url: string, anchor: string, before = '', after = ''): LinkContext => ({ url, pageUrl: page, anchor, before, after });
   const parent = { url: page, page: undefined as never, depth: 0, score: 1 };
   /** Each answer from scratch: the link's features built into a vector, the models asked through it. */
-  const valueOf = (scorer: LinkScorer, levels: LevelClassifier, context: LinkContext) => {
-    if (onTopicUrl(context.url)) return 1;
-    const x = scorer.featuresOf(context);
-    const p = scorer.model.score(x, 0).p;
-    return p + (1 - p) * futureReward(levels.posterior(x), GAMMA);
-  };
+  const valueOf = (scorer: LinkScorer, levels: LevelClassifier, context: LinkContext) => valueFromScratch(scorer, levels, context, onTopicUrl);
   const logOddsOf = (scorer: LinkScorer, context: LinkContext) => scorer.model.score(scorer.featuresOf(context), 0).logOdds;
 
   it.each(['mixed', 'multinomial', 'bernoulli'] as const)(
