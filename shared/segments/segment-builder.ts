@@ -28,7 +28,7 @@
  * comparable, serialisable data, and the extension's content script still knows which element to
  * paint for each context without matching URLs back to elements.
  */
-import { normalizeUrl, parseUrl } from '../urls/normalize-url.ts';
+import { parseUrl, urlResolver } from '../urls/normalize-url.ts';
 import type { LinkSegment, MetaRobots, PageSegments, Segment, SegmentBlock } from './types.ts';
 import {
   type AttributeReader,
@@ -80,6 +80,8 @@ interface OpenLink<Ref> {
 export class SegmentBuilder<Ref = unknown> {
   readonly #pageUrl: string;
   #baseUrl: string;
+  /** `normalizeUrl(href, #baseUrl)`, made once per base (`urlResolver`). */
+  #resolve: (href: string) => string | undefined;
   #baseFixed: boolean;
   #title: string | undefined;
   #titleText: string[] | undefined;
@@ -106,6 +108,7 @@ export class SegmentBuilder<Ref = unknown> {
   constructor(pageUrl: string, options: SegmentBuilderOptions = {}) {
     this.#pageUrl = pageUrl;
     this.#baseUrl = options.baseUrl ?? pageUrl;
+    this.#resolve = urlResolver(this.#baseUrl);
     this.#baseFixed = options.baseUrl !== undefined;
   }
 
@@ -253,7 +256,9 @@ export class SegmentBuilder<Ref = unknown> {
     if (this.#baseFixed || href == null) return;
     this.#baseFixed = true;
     const resolved = parseUrl(href, this.#pageUrl);
-    if (resolved !== undefined) this.#baseUrl = resolved.href;
+    if (resolved === undefined) return;
+    this.#baseUrl = resolved.href;
+    this.#resolve = urlResolver(this.#baseUrl);
   }
 
   /** description / keywords: the first one given; robots: every one adds its restrictions. */
@@ -285,7 +290,7 @@ export class SegmentBuilder<Ref = unknown> {
     else if (this.#link !== undefined) return;
     const href = attr('href');
     if (href == null) return;
-    const url = normalizeUrl(href, this.#baseUrl);
+    const url = this.#resolve(href);
     if (url === undefined) return;
     this.#flushText();
     const alt = name === 'area' ? attr('alt') : null;

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { linksToFollow, type FollowRules } from '../../../companion/crawl/follow-links.ts';
-import { compileLinkRules, followableHosts, type LinkRules } from '../../../companion/crawl/link-rules.ts';
+import { compileLinkRules, followableHosts, VERDICT_CACHE, type LinkRules } from '../../../companion/crawl/link-rules.ts';
 import { DEFAULT_TRAP_CAPS } from '../../../companion/crawl/traps.ts';
 import { parsePage } from '../../../companion/parse/parse-page.ts';
 
@@ -51,6 +51,51 @@ describe('followableHosts', () => {
     const { page, contexts } = parsePage({ html, pageUrl: PAGE, window: 40 });
     const once = followableHosts(ASKED, PAGE, page, contexts, compileLinkRules(rules));
     expect(followableHosts(ASKED, PAGE, page, contexts, compileLinkRules(structuredClone(rules)))).toEqual(once);
+  });
+});
+
+describe('followableHosts across pages (the verdict cache)', () => {
+  const parse = (source: string, pageUrl: string) => parsePage({ html: source, pageUrl, window: 40 });
+  const hosts = (source: string, pageUrl: string, asked: string, compiled = compileLinkRules(rules)) => {
+    const { page, contexts } = parse(source, pageUrl);
+    return followableHosts(asked, pageUrl, page, contexts, compiled);
+  };
+
+  it('decides every page of a crawl as a fresh compile of the rules would', () => {
+    const compiled = compileLinkRules(rules);
+    const pages = [
+      [html, PAGE, ASKED],
+      // The first page's self-link and nofollow link are another page's ordinary links, and its
+      // ordinary link is this page itself: what depends on the page must not be kept.
+      [html.replaceAll(' rel="nofollow"', ''), 'http://a.test/docs/one.html', 'http://a.test/docs/one.html'],
+      [html.replace('<body>', '<head><meta name="robots" content="nofollow"></head><body>'), 'http://a.test/x.html', 'http://a.test/x.html'],
+      [html, 'http://a.test/start/other.html', 'http://a.test/start/other.html'],
+    ] as const;
+    for (const [source, pageUrl, asked] of pages) expect(hosts(source, pageUrl, asked, compiled)).toEqual(hosts(source, pageUrl, asked));
+    expect(compiled.verdicts.size).toBeGreaterThan(5);
+    expect(hosts(pages[1][0], pages[1][1], pages[1][2], compiled)).toContain(null); // itself
+    expect(hosts(pages[1][0], pages[1][1], pages[1][2], compiled).filter((host) => host === 'a.test').length).toBeGreaterThan(3);
+  });
+
+  it('answers from what it kept: a verdict is not worked out twice', () => {
+    const compiled = compileLinkRules(rules);
+    hosts(html, PAGE, ASKED, compiled);
+    compiled.verdicts.set('http://a.test/docs/one.html', 'kept.test');
+    expect(hosts(html, 'http://a.test/other.html', 'http://a.test/other.html', compiled)[0]).toBe('kept.test');
+  });
+
+  it('stays within its bounds over pages of more distinct links than it holds', () => {
+    const compiled = compileLinkRules(rules);
+    const perPage = Math.ceil((VERDICT_CACHE.maxEntries + 1000) / 2); // a page gives at most 20,000 contexts
+    for (const part of [0, 1]) {
+      const many = Array.from({ length: perPage }, (_, i) => `<a href="/many/${part}/${i}.html">${i}</a>`).join(' ');
+      const found = hosts(`<p>${many}</p>`, PAGE, ASKED, compiled);
+      expect(found.length).toBe(perPage);
+      expect(found.every((host) => host === 'a.test')).toBe(true);
+    }
+    expect(compiled.verdicts.size).toBeGreaterThan(VERDICT_CACHE.maxEntries / 2);
+    expect(compiled.verdicts.size).toBeLessThanOrEqual(VERDICT_CACHE.maxEntries);
+    expect(compiled.verdicts.keyChars).toBeLessThanOrEqual(VERDICT_CACHE.maxKeyChars);
   });
 });
 

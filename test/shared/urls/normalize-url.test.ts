@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeUrl, urlHost } from '../../../shared/urls/index.ts';
+import { urlResolver } from '../../../shared/urls/normalize-url.ts';
 
 const base = 'http://www.example.com.cn/news/2010/index.html';
 
@@ -53,5 +54,49 @@ describe('urlHost', () => {
 
   it('gives undefined for a string that is not an absolute URL', () => {
     expect(urlHost('/relative/path')).toBeUndefined();
+  });
+});
+
+describe('urlResolver', () => {
+  const bases = [
+    base,
+    'http://h.test/',
+    'https://user:pw@h.test:8443/a/b/',
+    'http://h.test/a/b/c.html?q=1#f',
+    'http://h.test/a/b/c.html?',
+    'http://H.TEST/A//B/c',
+    'http://h.test/a/%2e%2e/x',
+    'ftp://h.test/a/', // not http(s): every href goes to normalizeUrl
+    'not a URL',
+  ];
+  // Every href of up to three of these pieces: the plain characters the fast path joins, the
+  // dot segments it walks, and what must send an href to the URL parser (a scheme's colon, a
+  // query, an escape, a backslash, white space, a non-ASCII letter, a drive letter).
+  const pieces = ['a', 'Z', '9', '-', '_', '~', '.', '/', '#', '?', ':', '%2e', '%', '\\', ' ', '\t', '\n', '..', '../', './', '//', 'é', '@', 'C|', '\u0000'];
+  const hrefs = [''];
+  for (let length = 0, from = 0; length < 3; length++) {
+    const to = hrefs.length;
+    for (let i = from; i < to; i++) for (const piece of pieces) hrefs.push(hrefs[i] + piece);
+    from = to;
+  }
+
+  it('resolves every href as normalizeUrl does', () => {
+    expect(hrefs.length).toBeGreaterThan(15_000);
+    for (const b of bases) {
+      const resolve = urlResolver(b);
+      const differ = hrefs.filter((href) => resolve(href) !== normalizeUrl(href, b));
+      expect({ base: b, differ }).toEqual({ base: b, differ: [] });
+    }
+  });
+
+  it.each([
+    ['a plain relative path', 'os.html#sec', 'http://www.example.com.cn/news/2010/os.html'],
+    ['up two directories', '../../x/y.html', 'http://www.example.com.cn/x/y.html'],
+    ['up past the root', '../../../../z.html', 'http://www.example.com.cn/z.html'],
+    ['a leading ./', './x.html', 'http://www.example.com.cn/news/2010/x.html'],
+    ['the directory itself', '../', 'http://www.example.com.cn/news/'],
+  ])('%s', (_, href, expected) => {
+    expect(urlResolver(base)(href)).toBe(expected);
+    expect(normalizeUrl(href, base)).toBe(expected);
   });
 });
