@@ -350,7 +350,8 @@ export class PageSession {
 
   /**
    * Sends one batch and, when its verdicts come, paints them in the next animation frame (the
-   * promise of that goes into `painted`) and reports the page's totals for the badge. Resolves
+   * page's first verdicts while it is still being parsed: at once) (the promise of that goes
+   * into `painted`) and reports the page's totals for the badge. Resolves
    * when the verdicts have come, not when they are painted.
    */
   async #sendBatch(batch: SentLink[], generation: number, first: boolean, painted: Promise<void>[]): Promise<void> {
@@ -359,8 +360,10 @@ export class PageSession {
     const pageUrl = this.#env.pageUrl();
     const reply = await this.#env.send({ type: 'page/links', pageUrl, ...(first ? { title: this.#env.doc.title } : {}), links: batch, first });
     if (!current()) return;
+    // The page's first verdicts while it is still being parsed: painted at once (paintNow).
+    const now = first && this.#env.doc.readyState === 'loading';
     painted.push(
-      this.#paints.paint(reply.verdicts, current).then(() => {
+      (now ? this.#paints.paintNow(reply.verdicts, current) : this.#paints.paint(reply.verdicts, current)).then(() => {
         // While more verdicts wait for frames, the next paint will report a newer count.
         if (!current() || this.#paints.waiting > 0) return;
         const { onTopic, total } = this.registry.totals();

@@ -315,7 +315,7 @@ describe('PageSession', () => {
       links[30]!.getBoundingClientRect = () => new DOMRect(10, 100, 80, 16);
       const settled: { onTopic: number; total: number }[] = [];
       const waiting: (() => void)[] = [];
-      const { session, browser, linkMessages } = (current = harness(
+      const { session, browser, linkMessages, frames } = (current = harness(
         { enabled: true },
         { leadingLinks: 8, linksPerMessage: 10, laterLinksPerMessage: 10, domBatch: 8 },
         (message) => new Promise((resolve) => waiting.push(() => resolve(answerAtOnce(message)))),
@@ -329,7 +329,9 @@ describe('PageSession', () => {
       await vi.waitFor(() => expect(linkMessages()).toHaveLength(1), { timeout: 2000, interval: 5 });
       expect(browser.sent.map((m) => m['type'])).toEqual(['page/settings', 'page/links']);
       waiting.shift()!();
+      // Its verdicts are painted as they come, not in an animation frame: the page has none yet.
       await vi.waitFor(() => expect(document.querySelectorAll(`[${LEVEL_ATTRIBUTE}]`)).toHaveLength(3), { timeout: 2000, interval: 5 });
+      expect(frames()).toBe(0);
       // Nothing more while the page is parsed (several checks of readyState go by meanwhile).
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(linkMessages()).toHaveLength(1);
