@@ -131,6 +131,59 @@ export function leadingLinks(root: Node, pageUrl: string, count: number, options
   return contexts.map((context, i) => ({ element: elements[i]!, context }));
 }
 
+/** `leadingLinksSoFar`'s answer when the page's first links are further in than it walks. */
+export const TOO_FAR = Symbol('too far');
+
+/** DOM nodes `leadingLinksSoFar` walks at most looking for the page's first links. */
+export const LEADING_NODES_WHILE_PARSING = 4096;
+
+/**
+ * `leadingLinks` of a page still being parsed: the first links of what the parser has built so
+ * far, up to `count`, those whose contexts can no longer change. A link's context is final once
+ * the next link is complete (its `after` may read that link's text, see `leadingLinks`), and
+ * the last link parsed may not be (the parser may still be inside it): so every link but the
+ * last two parsed, or the first `count` once `count + 2` have been parsed. Null while fewer
+ * than three links have been parsed (try again later, or, once the page is parsed, take
+ * `leadingLinks`), and `TOO_FAR` when the first `maxNodes` nodes hold fewer (wait for the
+ * parsed page rather than walk a longer prefix again at every check).
+ *
+ * Why they are the whole page's: the parser appends nodes in page order, so what it has built
+ * so far is the start of the finished page. Not for markup the parser repairs behind itself (a
+ * stray node in a table is moved before the table, a misnested `</b>` moves what it closes) or
+ * a page script that rewrites what was parsed: page-session.ts compares these links with those
+ * the whole page's walk gives later, and sends again any that changed.
+ */
+export function leadingLinksSoFar(
+  root: Node,
+  pageUrl: string,
+  count: number,
+  options: ExtractOptions,
+  maxNodes = LEADING_NODES_WHILE_PARSING,
+): ExtractedLink[] | null | typeof TOO_FAR {
+  if (count < 1) return [];
+  const builder = new SegmentBuilder<DomNodeLike>(pageUrl, options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl });
+  const steps = domWalkSteps(root, builder, LEADING_STEP);
+  let parsedToEnd = false;
+  let nodes = 0;
+  while (builder.linkRefs.length < count + 2) {
+    if (steps.next().done) {
+      parsedToEnd = true;
+      break;
+    }
+    nodes += LEADING_STEP;
+    if (nodes >= maxNodes && builder.linkRefs.length < 3) {
+      steps.return();
+      return TOO_FAR;
+    }
+  }
+  if (!parsedToEnd) steps.return();
+  const final = Math.min(count, builder.linkRefs.length - 2);
+  if (final < 1) return null;
+  const contexts = extractContexts(builder.finish(), { window: options.window, maxLinks: final });
+  const elements = builder.linkRefs as readonly LinkElement[];
+  return contexts.map((context, i) => ({ element: elements[i]!, context }));
+}
+
 /** The whole extraction at once (small subtrees, tests). */
 export function extractLinks(root: Node, pageUrl: string, options: ExtractOptions): ExtractedLink[] {
   const steps = extractionSteps(root, pageUrl, options);

@@ -19,9 +19,9 @@ import type { LinkContext } from '../../shared/contexts/types.ts';
 import type { ContentSend } from '../messages/send.ts';
 import type { Translate } from '../ui/i18n.ts';
 import { watchAddedLinks } from './added-links.ts';
-import { documentParsed } from './dom-ready.ts';
+import { documentParsed, PARSED_CHECK_MS } from './dom-ready.ts';
 import { BatchSender } from './batch-sender.ts';
-import { extractionSteps, leadingLinks, streamingExtractionSteps, type ExtractedLink } from './extract-links.ts';
+import { extractionSteps, leadingLinks, leadingLinksSoFar, streamingExtractionSteps, TOO_FAR, type ExtractedLink } from './extract-links.ts';
 import { attachHover } from './hover.ts';
 import { CANCELLED, DEFAULT_IDLE_BUDGET_MS, runWhenIdle, type RequestIdle } from './idle.ts';
 import { LinkRegistry } from './link-registry.ts';
@@ -132,13 +132,13 @@ export class PageSession {
         clearHighlights(this.#env.doc, this.registry);
         return;
       }
-      await documentParsed(this.#env.doc);
-      if (generation !== this.#generation) return;
-      this.#watch();
       if (parsing && this.#options.leadingLinks > 0 && !this.#env.pageUrl().includes('#')) {
         await this.#streamLinks(generation);
         return;
       }
+      await documentParsed(this.#env.doc);
+      if (generation !== this.#generation) return;
+      this.#watch();
       const links = await this.#idle(extractionSteps(this.#env.doc, this.#env.pageUrl(), this.#extractOptions()), generation, true);
       if (links === CANCELLED) return;
       await this.#sendAll(links, generation, true, true);
@@ -146,11 +146,17 @@ export class PageSession {
   }
 
   /**
-   * A page opened at its top, just parsed: its first links in page order (`leadingLinks`, a
-   * walk of a few hundred nodes that needs no layout) go at once, as the page's first message.
-   * Then the page is walked in `requestSoon` slices, and its links go `laterLinksPerMessage` at
-   * a time as the walk finalizes them (`streamingExtractionSteps`), `requestsInFlight` at once,
-   * so the Worker scores while the page is still being walked rather than after.
+   * A page opened at its top: its first links in page order (`leadingLinks`, a walk of a few
+   * hundred nodes that needs no layout) go as the page's first message as soon as the parser
+   * has built them (`#leadWhileParsing`), usually before the page is parsed. Then, once it is
+   * parsed, the page is walked in `requestSoon` slices, and its links go `laterLinksPerMessage`
+   * at a time as the walk finalizes them (`streamingExtractionSteps`), `requestsInFlight` at
+   * once, so the Worker scores while the page is still being walked rather than after.
+   *
+   * Why while parsing: the task in which the parser finishes also fires DOMContentLoaded and
+   * load and lays the whole page out (185–210 ms of Layout on the bench's 1,000-link page),
+   * and nothing of ours runs before it ends. Links sent before it are scored meanwhile, and
+   * their verdicts are painted in the first frame after it (bench/extension-bench.ts).
    *
    * Why page order rather than visible first here: on a page at its top, the links in view are
    * the first ones in page order but for content placed out of flow, and ranking needs every
@@ -161,15 +167,24 @@ export class PageSession {
    */
   async #streamLinks(generation: number): Promise<void> {
     const painted: Promise<void>[] = [];
-    const lead = this.#leadingLinks();
+    const lead = await this.#leadWhileParsing(generation);
+    if (lead === CANCELLED) return;
     const sender = this.#sender(generation, true, lead.length > 0 ? lead.length : this.#options.linksPerMessage, painted);
     sender.add(this.#admit(lead));
     sender.flush();
-    // The walk passes the leading links again, with the same contexts: they went already.
-    let skip = lead.length;
+    await documentParsed(this.#env.doc);
+    if (generation !== this.#generation) return;
+    this.#watch();
+    // The walk passes the leading links again. They went already, unless the page changed them
+    // after they were taken (markup the parser repaired, a page script): then they go again.
+    let checked = 0;
     const steps = streamingExtractionSteps(this.#env.doc, this.#env.pageUrl(), this.#extractOptions(), (links) => {
-      const fresh = skip > 0 ? links.slice(Math.min(skip, links.length)) : links;
-      skip = Math.max(0, skip - links.length);
+      let fresh = links;
+      if (checked < lead.length) {
+        const ahead = links.slice(0, lead.length - checked);
+        fresh = ahead.filter((link, i) => !sameLink(link, lead[checked + i]!)).concat(links.slice(ahead.length));
+        checked += ahead.length;
+      }
       if (fresh.length > 0) sender.add(this.#admit(fresh));
     });
     const walked = await this.#idle(
@@ -182,6 +197,28 @@ export class PageSession {
     );
     if (walked === CANCELLED) return;
     await this.#settle(sender, generation, painted);
+  }
+
+  /**
+   * The page's first links in page order (`leadingLinks`): from what the parser has built so
+   * far as soon as it holds some (`leadingLinksSoFar`, checked every `PARSED_CHECK_MS`), else
+   * from the parsed page (a page with fewer links, or whose first links are far in).
+   */
+  async #leadWhileParsing(generation: number): Promise<ExtractedLink[] | typeof CANCELLED> {
+    const { doc } = this.#env;
+    for (;;) {
+      if (generation !== this.#generation) return CANCELLED;
+      if (doc.readyState !== 'loading') return this.#leadingLinks();
+      const count = Math.min(this.#options.leadingLinks, this.#settings?.maxLinks ?? 0);
+      const lead = leadingLinksSoFar(doc, this.#env.pageUrl(), count, this.#extractOptions());
+      if (lead === TOO_FAR) {
+        await documentParsed(doc);
+      } else if (lead !== null) {
+        return lead;
+      } else {
+        await new Promise((resolve) => setTimeout(resolve, PARSED_CHECK_MS));
+      }
+    }
   }
 
   /** Answers one background → content message. */
@@ -313,7 +350,8 @@ export class PageSession {
 
   /**
    * Sends one batch and, when its verdicts come, paints them in the next animation frame (the
-   * promise of that goes into `painted`) and reports the page's totals for the badge. Resolves
+   * page's first verdicts while it is still being parsed: at once) (the promise of that goes
+   * into `painted`) and reports the page's totals for the badge. Resolves
    * when the verdicts have come, not when they are painted.
    */
   async #sendBatch(batch: SentLink[], generation: number, first: boolean, painted: Promise<void>[]): Promise<void> {
@@ -322,8 +360,10 @@ export class PageSession {
     const pageUrl = this.#env.pageUrl();
     const reply = await this.#env.send({ type: 'page/links', pageUrl, ...(first ? { title: this.#env.doc.title } : {}), links: batch, first });
     if (!current()) return;
+    // The page's first verdicts while it is still being parsed: painted at once (paintNow).
+    const now = first && this.#env.doc.readyState === 'loading';
     painted.push(
-      this.#paints.paint(reply.verdicts, current).then(() => {
+      (now ? this.#paints.paintNow(reply.verdicts, current) : this.#paints.paint(reply.verdicts, current)).then(() => {
         // While more verdicts wait for frames, the next paint will report a newer count.
         if (!current() || this.#paints.waiting > 0) return;
         const { onTopic, total } = this.registry.totals();
@@ -385,4 +425,11 @@ function sentLink(context: LinkContext, ref: number): SentLink {
   const link: SentLink = { ref, url: context.url, anchor: context.anchor, before: context.before, after: context.after };
   if (context.nofollow) link.nofollow = true;
   return link;
+}
+
+/** The same element with the same context (what `sentLink` sends of it). */
+function sameLink(a: ExtractedLink, b: ExtractedLink): boolean {
+  const x = a.context;
+  const y = b.context;
+  return a.element === b.element && x.url === y.url && x.anchor === y.anchor && x.before === y.before && x.after === y.after && x.nofollow === y.nofollow;
 }

@@ -57,6 +57,18 @@ export class PaintQueue {
     });
   }
 
+  /**
+   * Paints `verdicts` now, in the caller's task, when nothing waits before them (else as `paint`
+   * does). For the page's first verdicts while it is still being parsed (page-session.ts): the
+   * browser has not laid the page out yet, so the marks cost no layout of their own, they are
+   * there in the page's first frame, and an animation-frame callback of ours would run in that
+   * frame, beside the page's own first layout of the whole page.
+   */
+  paintNow(verdicts: readonly LinkVerdict[], current: () => boolean = () => true): Promise<number> {
+    if (this.#pending.length > 0) return this.paint(verdicts, current);
+    return Promise.resolve(current() ? paintVerdicts(this.#registry, verdicts) : 0);
+  }
+
   #schedule(): void {
     if (this.#scheduled || this.#pending.length === 0) return;
     this.#scheduled = true;

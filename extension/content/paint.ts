@@ -7,7 +7,8 @@
  *
  * Level 0 removes both, so a refresh can lower a link back to unmarked. The writes happen
  * inside animation frames, a bounded number per frame (`paint-queue.ts`), after every read, so
- * painting never forces a layout in the middle of the page's own work.
+ * painting never forces a layout in the middle of the page's own work; only the page's first
+ * verdicts while it is still being parsed are written at once (`PaintQueue.paintNow`).
  */
 import type { LinkVerdict } from '../messages/page-links.ts';
 import type { LinkRegistry } from './link-registry.ts';

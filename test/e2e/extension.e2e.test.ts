@@ -7,7 +7,8 @@
  *      model learns, with no button pressed;
  *   3. on a test page whose links match no pattern, the finance-worded links are marked
  *      (`data-linkscent-level`) and the sport-worded ones are not; the badge counts them;
- *   4. a link added to the page later is scored and marked too;
+ *   4. a link added to the page later is scored and marked too, and the first links of a page
+ *      whose end the server holds back are marked while it is still loading;
  *   5. after Chromium stops the service worker, a reloaded page is highlighted the same (the
  *      worker keeps no state it cannot lose);
  *   6. export → clear (delete the topic: examples and model gone) → import restores the same
@@ -159,6 +160,23 @@ describe.skipIf(skipReason !== null)('extension end to end (Chromium)', () => {
     expect((await stats(tabId)).pageOnTopicLinks).toBe(3);
     testTabId = tabId!;
     await expect.poll(() => badgeText(testTabId), { timeout: 15_000 }).toBe('3');
+  });
+
+  it('marks the first links of a page while the page is still being loaded', async () => {
+    const slow = await context.newPage();
+    try {
+      await slow.goto(site.slowTestUrl, { waitUntil: 'commit' });
+      // The server holds the page's end back: the links it has sent are marked meanwhile.
+      await expect.poll(() => slow.locator(`#on-list a[${LEVEL}]`).count(), { timeout: 30_000 }).toBe(3);
+      expect(await slow.evaluate(() => document.readyState)).toBe('loading');
+      expect(await slow.locator(`#off-list a[${LEVEL}]`).count()).toBe(0);
+      site.releaseSlow();
+      await slow.waitForLoadState('load');
+      expect(await slow.locator(`#on-list a[${LEVEL}]`).count()).toBe(3);
+      expect(await slow.locator(`#off-list a[${LEVEL}]`).count()).toBe(0);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('marks a link added to the page later', async () => {

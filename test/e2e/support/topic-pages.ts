@@ -39,6 +39,16 @@ function testPage(): string {
   return html('Test page', `<h1>测试</h1><ul id="on-list">${on}</ul>${FILLER}<ul id="off-list">${off}</ul>${FILLER}<div id="later"></div>`);
 }
 
+/**
+ * The test page sent in two parts: everything up to its `later` div, then, once `releaseSlow()`
+ * is called, the rest. Until then the browser holds the first part parsed and the page loading.
+ */
+function slowTestPage(): [string, string] {
+  const whole = testPage();
+  const cut = whole.indexOf('<div id="later">');
+  return [whole.slice(0, cut), whole.slice(cut)];
+}
+
 /** A portal linking to every hub: the seed of the companion crawl test (crawl-from-here). */
 function portal(hubs: number): string {
   const items = Array.from({ length: hubs }, (_, n) => `<li><a href="/hub/${n}.html">门户 ${n}</a></li>`).join('');
@@ -51,12 +61,24 @@ export interface TopicSite {
   testUrl: string;
   /** Links to every hub (and nothing else). */
   portalUrl: string;
+  /** The test page, its end held back until `releaseSlow()` (`slowTestPage`). */
+  slowTestUrl: string;
+  releaseSlow(): void;
   close(): Promise<void>;
 }
 
 export async function startTopicSite(hubs = 4): Promise<TopicSite> {
+  let releaseSlow = (): void => undefined;
+  const released = new Promise<void>((resolve) => (releaseSlow = resolve));
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
+    if (path === '/slow-test.html') {
+      const [start, end] = slowTestPage();
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.write(start);
+      void released.then(() => response.end(end));
+      return;
+    }
     const hubMatch = /^\/hub\/(\d+)\.html$/.exec(path);
     let body: string;
     if (hubMatch) body = hub(Number(hubMatch[1]));
@@ -77,6 +99,11 @@ export async function startTopicSite(hubs = 4): Promise<TopicSite> {
     hubUrls: Array.from({ length: hubs }, (_, i) => `${origin}/hub/${i}.html`),
     testUrl: `${origin}/test.html`,
     portalUrl: `${origin}/portal.html`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    slowTestUrl: `${origin}/slow-test.html`,
+    releaseSlow: () => releaseSlow(),
+    close: () => {
+      releaseSlow();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
   };
 }

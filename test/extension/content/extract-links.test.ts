@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { extractContexts } from '../../../shared/contexts/index.ts';
 import { segmentsFromHtml } from '../../../shared/segments/index.ts';
 import { normalizeUrl } from '../../../shared/urls/index.ts';
-import { extractLinks, extractionSteps, leadingLinks, streamingExtractionSteps, type ExtractedLink } from '../../../extension/content/extract-links.ts';
+import { extractLinks, extractionSteps, leadingLinks, leadingLinksSoFar, streamingExtractionSteps, TOO_FAR, type ExtractedLink } from '../../../extension/content/extract-links.ts';
 import { pageDocument } from './page-dom.ts';
 
 const fixtures = resolve(import.meta.dirname, '../../fixtures/html');
@@ -137,6 +137,53 @@ describe('leadingLinks: the first links of a page, from a walk that stops early'
     // Eleven links must end; the walk checks its count every 32 nodes (5 per paragraph here).
     expect(reads).toBeGreaterThanOrEqual(11);
     expect(reads).toBeLessThan(40);
+  });
+});
+
+/** `leadingLinksSoFar`'s links, where the test expects links. */
+function asLinks(found: ExtractedLink[] | null | typeof TOO_FAR): ExtractedLink[] {
+  if (!Array.isArray(found)) throw new Error(`expected links, got ${String(found)}`);
+  return found;
+}
+
+describe('leadingLinksSoFar: the first links of a page the parser has built part of', () => {
+  // What the parser has built so far is modelled by the page's HTML cut after a tag, parsed on
+  // its own: the links taken from it must be the whole page's first links, context for context,
+  // and every link of the part but its last one must be taken (up to the count).
+  it.each(cases)('%s: equals the whole extraction’s first links at every cut', (_name, html) => {
+    const whole = extractLinks(parse(html), pageUrl, { window: 80 });
+    const cuts = [...html.matchAll(/>/g)].map((m) => m.index + 1);
+    const step = Math.max(1, Math.floor(cuts.length / 40));
+    let compared = 0;
+    for (const cut of [...cuts.filter((_, c) => c % step === 0), html.length]) {
+      const part = parse(html.slice(0, cut));
+      const inPart = extractLinks(part, pageUrl, { window: 80 }).length;
+      for (const count of [1, 3, 100]) {
+        const lead = leadingLinksSoFar(part, pageUrl, count, { window: 80 });
+        if (inPart < 3) {
+          expect(lead).toBeNull();
+          continue;
+        }
+        expect(lead).toHaveLength(Math.min(count, inPart - 2));
+        expect(asLinks(lead).map((link) => link.context)).toEqual(whole.slice(0, asLinks(lead).length).map((link) => link.context));
+        compared++;
+      }
+    }
+    if (whole.length >= 3) expect(compared).toBeGreaterThan(0);
+  });
+
+  it('takes every link but the last two parsed, up to the count', () => {
+    // The parser is inside the fourth link: the third may still grow, and the second's `after` reads it.
+    const doc = parse('<p>a <a href=/1>one</a> b <a href=/2>two</a> c <a href=/3>three</a> d <a href=/4>fo');
+    expect(asLinks(leadingLinksSoFar(doc, pageUrl, 10, { window: 80 })).map((link) => link.context.anchor)).toEqual(['one', 'two']);
+    expect(asLinks(leadingLinksSoFar(doc, pageUrl, 1, { window: 80 })).map((link) => link.context.anchor)).toEqual(['one']);
+    expect(leadingLinksSoFar(parse('<p>a <a href=/1>one</a> b <a href=/2>tw'), pageUrl, 10, { window: 80 })).toBeNull();
+  });
+
+  it('gives up on a part whose first links are further in than it walks', () => {
+    const html = `<body>${Array.from({ length: 100 }, (_, i) => `<p>段落 ${i}</p>`).join('')}<a href=/1>one</a> <a href=/2>two</a> <a href=/3>three</a> <a href=/4>four</a>`;
+    expect(leadingLinksSoFar(parse(html), pageUrl, 10, { window: 80 }, 64)).toBe(TOO_FAR);
+    expect(asLinks(leadingLinksSoFar(parse(html), pageUrl, 10, { window: 80 }))).toHaveLength(2);
   });
 });
 

@@ -305,7 +305,7 @@ describe('PageSession', () => {
     expect(h.linkMessages().filter((b) => b.first)).toHaveLength(1);
   });
 
-  it('started while the page is parsed, sends its first links, then the rest in page order as the walk finalizes them, each once', async () => {
+  it('started while the page is parsed, sends its first links before the parse ends, then the rest in page order as the walk finalizes them, each once', async () => {
     buildPage(40);
     let state: DocumentReadyState = 'loading';
     Object.defineProperty(document, 'readyState', { configurable: true, get: () => state });
@@ -315,7 +315,7 @@ describe('PageSession', () => {
       links[30]!.getBoundingClientRect = () => new DOMRect(10, 100, 80, 16);
       const settled: { onTopic: number; total: number }[] = [];
       const waiting: (() => void)[] = [];
-      const { session, browser, linkMessages } = (current = harness(
+      const { session, browser, linkMessages, frames } = (current = harness(
         { enabled: true },
         { leadingLinks: 8, linksPerMessage: 10, laterLinksPerMessage: 10, domBatch: 8 },
         (message) => new Promise((resolve) => waiting.push(() => resolve(answerAtOnce(message)))),
@@ -325,17 +325,17 @@ describe('PageSession', () => {
         },
       ));
       const run = session.start();
-      // Settings asked for at once; nothing sent while the page is still being parsed (several
-      // checks of readyState go by meanwhile).
-      await vi.waitFor(() => expect(browser.sent.map((m) => m['type'])).toEqual(['page/settings']), { timeout: 2000, interval: 5 });
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(browser.sent.map((m) => m['type'])).toEqual(['page/settings']);
-      state = 'interactive';
-      // The first message is the page's: the walk goes on, but nothing else goes before its reply.
+      // The page is still being parsed, but its first links are there: they go at once.
       await vi.waitFor(() => expect(linkMessages()).toHaveLength(1), { timeout: 2000, interval: 5 });
+      expect(browser.sent.map((m) => m['type'])).toEqual(['page/settings', 'page/links']);
+      waiting.shift()!();
+      // Its verdicts are painted as they come, not in an animation frame: the page has none yet.
+      await vi.waitFor(() => expect(document.querySelectorAll(`[${LEVEL_ATTRIBUTE}]`)).toHaveLength(3), { timeout: 2000, interval: 5 });
+      expect(frames()).toBe(0);
+      // Nothing more while the page is parsed (several checks of readyState go by meanwhile).
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(linkMessages()).toHaveLength(1);
-      waiting.shift()!();
+      state = 'interactive';
       await vi.waitFor(
         () => {
           waiting.shift()?.();
@@ -356,6 +356,45 @@ describe('PageSession', () => {
       expect(new Set(sent.map((l) => l.ref)).size).toBe(40);
       expect(document.querySelectorAll(`[${LEVEL_ATTRIBUTE}]`)).toHaveLength(14);
       expect(settled).toEqual([{ onTopic: 14, total: 40 }]);
+    } finally {
+      delete (document as unknown as { readyState?: unknown }).readyState;
+    }
+  });
+
+  it('started while the page is parsed, sends the links parsed so far, and again any the page changed before its end', async () => {
+    // The parser has built 5 links of 30 when the settings come: the first 3 are final.
+    buildPage(30);
+    const list = document.querySelector('ul')!;
+    const rest = [...list.children].slice(5);
+    for (const item of rest) item.remove();
+    let state: DocumentReadyState = 'loading';
+    Object.defineProperty(document, 'readyState', { configurable: true, get: () => state });
+    try {
+      const { session, linkMessages } = (current = harness({ enabled: true }, { leadingLinks: 8, laterLinksPerMessage: 10, domBatch: 8 }, answerAtOnce, {
+        requestSoon: (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 0),
+      }));
+      const run = session.start();
+      await vi.waitFor(() => expect(linkMessages()).toHaveLength(1), { timeout: 2000, interval: 5 });
+      const first = linkMessages()[0]!.links;
+      expect(first.map((l) => l.anchor)).toEqual(['finance story 0', 'sport story 1', 'sport story 2']);
+      // The rest is parsed, and a page script rewrites the second link before the parse ends.
+      list.append(...rest);
+      const second = document.querySelectorAll('a')[1]!;
+      second.textContent = 'finance story 1';
+      state = 'interactive';
+      await run;
+      const sent = linkMessages().flatMap((b) => b.links);
+      const whole = extractLinks(document, pageUrl, { window: 80 }).map(({ context: { pageUrl: _, ...link } }) => link);
+      // The rewritten link and the two whose context reads its text went again, under the same
+      // refs, as they are now; every other link once.
+      const changed = first.filter(({ ref: _, ...link }, i) => JSON.stringify(link) !== JSON.stringify(whole[i]));
+      expect(changed.map((l) => l.anchor)).toEqual(['finance story 0', 'sport story 1', 'sport story 2']);
+      expect(sent).toHaveLength(30 + changed.length);
+      expect(sent.filter((l) => l.ref === first[1]!.ref).map((l) => l.anchor)).toEqual(['sport story 1', 'finance story 1']);
+      expect(second.getAttribute(LEVEL_ATTRIBUTE)).toBe('3');
+      // The last context sent for each link is the whole page's.
+      const last = new Map(sent.map(({ ref, ...link }) => [ref, link]));
+      expect([...last.values()]).toEqual(whole);
     } finally {
       delete (document as unknown as { readyState?: unknown }).readyState;
     }

@@ -72,6 +72,25 @@ describe('PaintQueue', () => {
     expect(frames).toHaveLength(0);
   });
 
+  it('paints now when nothing waits, and behind what waits otherwise', async () => {
+    const queue = new PaintQueue(registry, requestFrame, 4);
+    await expect(queue.paintNow([0, 1].map(verdict))).resolves.toBe(2);
+    expect(painted()).toEqual([0, 1]);
+    expect(frames).toHaveLength(0);
+    const waiting = queue.paint([2, 3, 4, 5, 6].map(verdict));
+    const after = queue.paintNow([7].map(verdict));
+    expect(painted()).toEqual([0, 1]);
+    frame();
+    expect(painted()).toEqual([0, 1, 2, 3, 4, 5]);
+    frame();
+    expect(painted()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    await expect(waiting).resolves.toBe(5);
+    await expect(after).resolves.toBe(1);
+    // A run overtaken already paints nothing.
+    await expect(queue.paintNow([8].map(verdict), () => false)).resolves.toBe(0);
+    expect(painted()).not.toContain(8);
+  });
+
   it('paints nothing of a run overtaken before its first frame (refresh, clear), and resolves with 0', async () => {
     const queue = new PaintQueue(registry, requestFrame, 4);
     let current = true;
