@@ -7,7 +7,10 @@
  * Why (issue 14's Chromium profile of the Worker, 5,000 new contexts in calls of 100): comlink's
  * reply, the structured clone of 5,000 verdict objects and about 12,500 explanation objects, was
  * 25 ms of the Worker's 201 ms busy time, and the background pays the clone's other half. A
- * structured clone writes every object's keys anew; a typed array is one copy of its bytes.
+ * structured clone writes and reads every object's keys anew; a typed array is one copy of its
+ * bytes. In Node, the hop of 5,000 such verdicts (clone out and in) took 11.6–14.0 ms as objects
+ * and 2.4–4.6 ms packed, cloned and unpacked. In Chromium most of the gain is the receiving end's:
+ * the Worker's own side of the reply (packing included) was still 24 ms of 170 ms in its profile.
  */
 import type { Label } from '../../shared/model/types.ts';
 import type { Level, LinkVerdict } from './page-links.ts';
