@@ -9,8 +9,9 @@
  * 25 ms of the Worker's 201 ms busy time, and the background pays the clone's other half. A
  * structured clone writes and reads every object's keys anew; a typed array is one copy of its
  * bytes. In Node, the hop of 5,000 such verdicts (clone out and in) took 11.6–14.0 ms as objects
- * and 2.4–4.6 ms packed, cloned and unpacked. In Chromium most of the gain is the receiving end's:
- * the Worker's own side of the reply (packing included) was still 24 ms of 170 ms in its profile.
+ * and 2.4–4.6 ms packed, cloned and unpacked. In Chromium the Worker's own side of the reply
+ * (packing included) was still 24 ms of 170 ms in its profile, and the extension bench's probe
+ * rate did not move beyond its noise (three A/B pairs at load 3–4).
  */
 import type { Label } from '../../shared/model/types.ts';
 import type { Level, LinkVerdict } from './page-links.ts';
