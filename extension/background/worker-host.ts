@@ -6,11 +6,15 @@
  * page, which can construct it directly (`direct-host.ts`). Either way the background ends up
  * with a comlink proxy of `WorkerApi` over a MessagePort that goes straight to the Worker.
  *
+ * The Worker answers `scoreLinks` with its verdicts packed (`WorkerWireApi`, packed-verdicts.ts);
+ * the remote handed out here unpacks them, so callers see `WorkerApi` and plain `LinkVerdict`s.
+ *
  * The connection is cached in a module variable only: if the service worker or the event page is
  * unloaded it is simply made again, and the Worker reloads its model from IndexedDB.
  */
 import * as Comlink from 'comlink';
-import type { WorkerApi } from '../messages/worker-api.ts';
+import { unpackVerdicts } from '../messages/packed-verdicts.ts';
+import type { WorkerApi, WorkerWireApi } from '../messages/worker-api.ts';
 import { WORKER_CONNECT } from '../messages/worker-api.ts';
 
 export type WorkerRemote = Comlink.Remote<WorkerApi>;
@@ -99,7 +103,7 @@ export class WorkerHost {
 
   async #open(): Promise<WorkerRemote> {
     const port = await this.#source.connect();
-    const remote = Comlink.wrap<WorkerApi>(port);
+    const remote = unpackingRemote(Comlink.wrap<WorkerWireApi>(port));
     try {
       await withTimeout(remote.ping(), this.#connectTimeoutMs, 'its first ping');
     } catch (error) {
@@ -109,6 +113,14 @@ export class WorkerHost {
     }
     return remote;
   }
+}
+
+/** `wire` with `scoreLinks` unpacking the Worker's packed verdicts; every other member is `wire`'s own. */
+export function unpackingRemote(wire: Comlink.Remote<WorkerWireApi>): WorkerRemote {
+  const scoreLinks: WorkerApi['scoreLinks'] = async (topic, links) => unpackVerdicts(await wire.scoreLinks(topic, links));
+  return new Proxy(wire, {
+    get: (target, key, receiver) => (key === 'scoreLinks' ? scoreLinks : Reflect.get(target, key, receiver)),
+  }) as unknown as WorkerRemote;
 }
 
 /** Hands `port2` of a new channel to `target` with the connect message; returns `port1`. */

@@ -10,6 +10,7 @@
  * Firefox); the worker `Comlink.expose`s this API on that port.
  */
 import type { Label, LabeledLink, LabelSource, ThresholdMode, Topic } from '../../shared/model/types.ts';
+import type { PackedVerdicts } from './packed-verdicts.ts';
 import type { LinkVerdict, PageLink } from './page-links.ts';
 import type { Counts } from './views.ts';
 
@@ -116,3 +117,11 @@ export interface WorkerApi {
    */
   importDatabase(fileText: string, replace?: boolean): Promise<ImportResult>;
 }
+
+/**
+ * `WorkerApi` as the Worker exposes it on its port: `scoreLinks` answers with the verdicts packed
+ * (`packed-verdicts.ts`), which the background's `WorkerHost` unpacks, so its callers see `WorkerApi`.
+ */
+export type WorkerWireApi = Omit<WorkerApi, 'scoreLinks'> & {
+  scoreLinks(topic: Topic, links: PageLink[]): Promise<PackedVerdicts>;
+};

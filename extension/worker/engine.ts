@@ -232,7 +232,9 @@ export function createEngine({ tokenizer, repository, saveDelayMs = 500, templat
         // P(+) alone first; the explanation only for a link its verdict lights (verdictOf),
         // from the features the score just listed.
         const score = scorer.score(link, 0);
-        const kind = { self: link.url === link.pageUrl, mark: entry.marks.get(link.url), template: template[i]! };
+        // Most topics have no marks: an empty Map's lookup still hashed each new URL string.
+        const mark = entry.marks.size === 0 ? undefined : entry.marks.get(link.url);
+        const kind = { self: link.url === link.pageUrl, mark, template: template[i]! };
         return verdictOf(link.ref, score, threshold, kind, () => scorer.explain(link, EXPLAIN_TOP));
       });
     },

@@ -1,13 +1,15 @@
 /**
  * The scoring Web Worker's entry. It loads jieba-wasm once, opens the shared Dexie schema on the
  * browser's IndexedDB, and exposes `WorkerApi` with comlink on every port the background hands
- * it (one per service-worker or event-page lifetime). The model stays warm here between pages.
+ * it (one per service-worker or event-page lifetime), `scoreLinks`' verdicts packed for the hop
+ * (`WorkerWireApi`). The model stays warm here between pages.
  *
  * The tokenizer makes exactly the companion's tokens (shared `createTokenizer`, no stop words,
  * jieba with HMM; `worker-tokenizer.ts`), so a model trained on either side scores the same here.
  */
 import * as Comlink from 'comlink';
-import { isWorkerConnect, type WorkerApi } from '../messages/worker-api.ts';
+import { packVerdicts } from '../messages/packed-verdicts.ts';
+import { isWorkerConnect, type WorkerWireApi } from '../messages/worker-api.ts';
 import { openExtensionDb } from '../storage/database.ts';
 import { createDexieRepository } from './dexie-repository.ts';
 import { createEngine, type Engine } from './engine.ts';
@@ -29,12 +31,13 @@ function ready(): Promise<Engine> {
   return engine;
 }
 
-const api: WorkerApi = {
+const api: WorkerWireApi = {
   ping: async () => {
     await ready();
     return 'pong';
   },
-  scoreLinks: async (...args) => (await ready()).scoreLinks(...args),
+  // Packed for the hop to the background, which unpacks them (`WorkerHost`; packed-verdicts.ts says why).
+  scoreLinks: async (...args) => packVerdicts(await (await ready()).scoreLinks(...args)),
   observe: async (...args) => (await ready()).observe(...args),
   labelTarget: async (...args) => (await ready()).labelTarget(...args),
   dropTopic: async (...args) => (await ready()).dropTopic(...args),

@@ -5,12 +5,22 @@
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
 import { handOverPort, WorkerHost, WorkerUnavailableError, type PortSource } from '../../../extension/background/worker-host.ts';
+import { packVerdicts } from '../../../extension/messages/packed-verdicts.ts';
+import type { LinkVerdict } from '../../../extension/messages/page-links.ts';
 import { isWorkerConnect } from '../../../extension/messages/worker-api.ts';
+import { topic } from '../support/memory-db.ts';
 
 const open: MessagePort[] = [];
 afterEach(() => {
   for (const port of open.splice(0)) port.close();
 });
+
+/** What the fake Worker's `scoreLinks` answers, as the real one does: packed (`WorkerWireApi`). */
+const VERDICTS: LinkVerdict[] = [
+  { ref: 7, p: 0.1, level: 0, top: [] },
+  { ref: 8, p: 0.9, level: 3, top: [{ feature: 'a:基金', weight: 1.25 }], template: true },
+  { ref: 9, p: 0.3, level: 3, top: [{ feature: 'u:fund', weight: -0.5 }], mark: 1 },
+];
 
 /** A port source whose "worker" answers ping after `delayMs`, and counts its lifetimes. */
 function fakeSource(options: { pingDelayMs?: number; hangOn?: string } = {}) {
@@ -32,6 +42,7 @@ function fakeSource(options: { pingDelayMs?: number; hangOn?: string } = {}) {
           Comlink.expose(
             {
               ping: () => new Promise((resolve) => setTimeout(() => resolve('pong'), options.pingDelayMs ?? 0)),
+              scoreLinks: () => packVerdicts(VERDICTS),
               counts: () => (options.hangOn === 'counts' ? new Promise(() => {}) : { byLabel: { on: 2, off: 1 }, bySource: {}, pagesSeen: 1 }),
             },
             port,
@@ -76,5 +87,15 @@ describe('WorkerHost', () => {
     expect(stats.disposed).toBe(1);
     await expect(host.call('ping', (r) => r.ping())).resolves.toBe('pong');
     expect(stats.workers).toBe(2);
+  });
+
+  it("unpacks the Worker's packed verdicts: callers get the LinkVerdicts it built", async () => {
+    const { source } = fakeSource();
+    const host = new WorkerHost(source);
+    const verdicts = await host.call('scoreLinks', (r) => r.scoreLinks(topic(), []));
+    expect(verdicts).toStrictEqual(VERDICTS);
+    expect(JSON.stringify(verdicts)).toBe(JSON.stringify(VERDICTS));
+    // Every other member is the comlink remote's own.
+    await expect(host.call('counts', (r) => r.counts(null))).resolves.toMatchObject({ pagesSeen: 1 });
   });
 });
