@@ -11,6 +11,7 @@
  * ambient `declare var URL` would clash with one or the other; instead we reach the constructor
  * through `globalThis` under the few members we use.
  */
+import { ownString } from '../tokens/own-string.ts';
 
 /** The members of a WHATWG `URL` object the pipeline reads or writes. */
 export interface WhatwgUrl {
@@ -115,7 +116,11 @@ export function urlResolver(base: string): (href: string) => string | undefined 
       } else break;
     }
     if (hasDotSegmentOrEmpty(path)) return slow(href);
-    return root + dir + path;
+    // Its own string: `path` is a slice of the href, which htmlparser2 slices from the page's
+    // HTML, and the URL outlives the page (the parse thread's verdict cache, a frontier's maps
+    // when pages are parsed on the event loop): a rope of it would keep the page alive
+    // (`ownString`). The URL parser's `href` was a new string; so is this.
+    return ownString(root + dir + path);
   };
 }
 
