@@ -123,6 +123,15 @@ export class LevelClassifier {
     this.#tokens = new Array<number>(levels).fill(0);
   }
 
+  /**
+   * Changes whenever the counts do (`add`, `remove`, `fit`, `assign`), and never comes back to a
+   * value it had: a posterior worked out under one revision holds while it is the same. The nb
+   * crawl keeps a link's future value across online updates that moved no level (`nb-strategy.ts`).
+   */
+  get revision(): number {
+    return this.#revision;
+  }
+
   get exampleCount(): number {
     return this.#count.reduce((a, b) => a + b, 0);
   }

@@ -51,6 +51,18 @@ export interface KeptLink {
   readonly features: readonly Named[];
   /** Each feature's count; undefined when every count is 1. */
   readonly counts: readonly number[] | undefined;
+  /**
+   * What its features gave the nb strategy's level classifier under one revision of its counts (the
+   * future value, `nb-strategy.ts`): its features never change, so the value holds while the
+   * revision is the same. Set by the strategy, changed in place; undefined until it asks.
+   */
+  memo: KeptMemo | undefined;
+}
+
+/** A value worked out from a kept link's features, and the revision of the model's counts it holds for. */
+export interface KeptMemo {
+  revision: number;
+  value: number;
 }
 
 export class KeptFeatures {
@@ -108,10 +120,10 @@ export class KeptFeatures {
 
   /**
    * Keeps `url`'s features as `list` holds them now (valid only until its next link), or none
-   * when `byPattern`.
+   * when `byPattern`; the link kept, undefined when it keeps none (`maxRows` 0).
    */
-  keep(url: string, text: LinkText, byPattern: boolean, list?: FeatureSequence): void {
-    if (this.#maxRows === 0) return;
+  keep(url: string, text: LinkText, byPattern: boolean, list?: FeatureSequence): KeptLink | undefined {
+    if (this.#maxRows === 0) return undefined;
     let features: Named[] = [];
     let counts: number[] | undefined;
     if (!byPattern && list !== undefined) {
@@ -125,10 +137,12 @@ export class KeptFeatures {
       }
       if (counts !== undefined) for (let j = 0; j < n; j++) counts[j] = list.counts[j]!;
     }
-    this.adopt(url, { anchor: text.anchor, before: text.before, after: text.after, byPattern, features, counts });
+    const link: KeptLink = { anchor: text.anchor, before: text.before, after: text.after, byPattern, features, counts, memo: undefined };
+    this.adopt(url, link);
+    return link;
   }
 
-  /** Keeps `link` as `url`'s, as another `KeptFeatures` kept it (a kept link never changes). */
+  /** Keeps `link` as `url`'s, as another `KeptFeatures` kept it (a kept link's text and features never change). */
   adopt(url: string, link: KeptLink): void {
     if (this.#maxRows === 0) return;
     this.#links.delete(url);

@@ -140,6 +140,33 @@ describe('LevelClassifier', () => {
     return x;
   };
 
+  it('has a revision that every change of the counts moves to a value it never had, and nothing else moves', () => {
+    const model = new LevelClassifier();
+    const seen = new Set([model.revision]);
+    const changed = () => {
+      expect(seen.has(model.revision)).toBe(false);
+      seen.add(model.revision);
+    };
+    model.add(fv('a', 'b'), 0);
+    changed();
+    model.add(fv('b', 'c'), 2);
+    changed();
+    const still = model.revision;
+    model.posterior(fv('a', 'c'));
+    model.posteriorSequence({ length: 1, names: ['a'], counts: [1] });
+    model.toRows('t', 0);
+    model.fork().add(fv('z'), 1);
+    expect(() => model.remove(fv('zzz'), 0)).toThrow(/never added/);
+    expect(model.revision).toBe(still);
+    model.remove(fv('b', 'c'), 2);
+    changed();
+    // Back to counts it had once (a and b at level 0): a new revision all the same.
+    model.fit([{ features: fv('a', 'b'), level: 0 }]);
+    changed();
+    model.assign(new LevelClassifier().fit([{ features: fv('a', 'b'), level: 0 }]));
+    changed();
+  });
+
   it('keeps a feature\'s terms only while the counts stay: equal to the header\'s formula, bit for bit, as it learns, forgets and is replaced', () => {
     const random = seededRandom(5);
     const randomVector = vectorsFrom(random);

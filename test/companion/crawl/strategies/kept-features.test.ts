@@ -83,6 +83,47 @@ describe('nb re-scoring with kept features', () => {
     },
   );
 
+  it('asks the level classifier again only after its counts changed: what the link classifier learns alone leaves every future value as it was', () => {
+    const { links, levels, scorer, learn } = setup('mixed');
+    const posterior = vi.spyOn(levels, 'posteriorSequence');
+    const onTopicUrl = (url: string) => url.includes('/stock/');
+    const nb = createNbStrategy({ scorer, levels, gamma: GAMMA, r2: null, onTopicUrl });
+    const rows = [
+      rowOf('http://a.test/finance/7.html', text('基金 净值', '财经', '频道')),
+      rowOf('http://a.test/sports/8.html', text('足球 比分')),
+      rowOf('http://b.test/news/10.html', text('今日 要闻', '新闻')),
+    ];
+    /** How often re-scoring `row` asked the level classifier; its value checked against scoring from scratch. */
+    const asked = (value: () => number, context: LinkContext) => {
+      const before = posterior.mock.calls.length;
+      const v = value();
+      const calls = posterior.mock.calls.length - before;
+      expect(v).toBe(valueFromScratch(scorer, levels, context, onTopicUrl));
+      return calls;
+    };
+    const rescored = () => rows.map((row) => asked(() => nb.rescore!(row), contextOf(row)));
+    const valuesBefore = rows.map((row) => valueFromScratch(scorer, levels, contextOf(row), onTopicUrl));
+    expect(rescored()).toEqual([1, 1, 1]);
+    expect(rescored()).toEqual([0, 0, 0]);
+    // An online update's examples for the link classifier alone: every value moves (through P(+)), no future does.
+    links.add(scorer.featuresOf({ url: 'http://b.test/fund/1.html', pageUrl: 'http://a.test/', anchor: '基金 足球', before: '', after: '' }), 1);
+    expect(rows.map((row) => valueFromScratch(scorer, levels, contextOf(row), onTopicUrl))).not.toEqual(valuesBefore);
+    expect(rescored()).toEqual([0, 0, 0]);
+    // A level learned: every future is worked out again, once.
+    learn('http://c.test/x.html', '天气 预报', 0, 2);
+    expect(rescored()).toEqual([1, 1, 1]);
+    expect(rescored()).toEqual([0, 0, 0]);
+    // A new link's future, worked out when it is listed, serves it met again and its row's first re-scoring.
+    const fresh = { url: 'http://a.test/finance/11.html', pageUrl: 'http://a.test/index.html', anchor: '基金 行情', before: '财经', after: '' };
+    const parent = { url: fresh.pageUrl, page: undefined as never, depth: 0, score: 1 };
+    expect(asked(() => nb.scoreLinks(parent, [fresh])[0]!, fresh)).toBe(1);
+    links.add(scorer.featuresOf(fresh), 0);
+    expect(asked(() => nb.scoreLinks(parent, [fresh])[0]!, fresh)).toBe(0);
+    expect(asked(() => nb.rescore!({ ...rowOf(fresh.url, fresh), parent: fresh.pageUrl }), fresh)).toBe(0);
+    levels.add(scorer.featuresOf(fresh), 1);
+    expect(asked(() => nb.rescore!({ ...rowOf(fresh.url, fresh), parent: fresh.pageUrl }), fresh)).toBe(1);
+  });
+
   it('lists a kept row\'s features again only when its text changed or it was evicted', () => {
     const { levels, scorer } = setup('mixed');
     const listed = vi.spyOn(scorer, 'listFeatures');
