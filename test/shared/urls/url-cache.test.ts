@@ -15,13 +15,15 @@ describe('UrlCache', () => {
   });
 
   it('drops the oldest entries past its entry bound', () => {
-    const cache = new UrlCache<number>({ maxEntries: 3, maxKeyChars: 1000 });
+    // Two generations of two: 0 and 1 age out together when 4 comes.
+    const cache = new UrlCache<number>({ maxEntries: 4, maxKeyChars: 1000 });
     for (let i = 0; i < 5; i++) cache.set(`http://h.test/${i}`, i);
     expect(cache.size).toBe(3);
     expect([0, 1, 2, 3, 4].map((i) => cache.get(`http://h.test/${i}`))).toEqual([undefined, undefined, 2, 3, 4]);
   });
 
-  it('drops the oldest entries past its character bound, and never keeps a key longer than it', () => {
+  it('drops the oldest entries past its character bound, and never keeps a key longer than a generation holds', () => {
+    // Two generations of 50 characters: one 40-character key each.
     const cache = new UrlCache<number>({ maxEntries: 1000, maxKeyChars: 100 });
     const long = (i: number) => `http://h.test/${String(i).padStart(26, '0')}`; // 40 characters
     for (let i = 0; i < 5; i++) cache.set(long(i), i);
@@ -29,9 +31,22 @@ describe('UrlCache', () => {
     expect(cache.keyChars).toBe(80);
     expect(cache.get(long(3))).toBe(3);
     expect(cache.get(long(4))).toBe(4);
-    cache.set(`http://h.test/${'x'.repeat(100)}`, 9);
+    cache.set(`http://h.test/${'x'.repeat(37)}`, 9); // 51 characters
     expect(cache.size).toBe(2);
     expect(cache.keyChars).toBe(80);
+    expect(cache.get(`http://h.test/${'x'.repeat(37)}`)).toBeUndefined();
+  });
+
+  it('keeps a key that is asked for while the keys around it age out', () => {
+    const cache = new UrlCache<number>({ maxEntries: 8, maxKeyChars: 10_000 });
+    cache.set('http://h.test/index', -1);
+    for (let i = 0; i < 100; i++) {
+      cache.set(`http://h.test/${i}`, i);
+      expect(cache.get('http://h.test/index')).toBe(-1);
+      expect(cache.size).toBeLessThanOrEqual(8);
+    }
+    expect(cache.get('http://h.test/0')).toBeUndefined();
+    expect(cache.get('http://h.test/99')).toBe(99);
   });
 
   it('stays within both bounds whatever a hostile site links to', () => {
@@ -52,8 +67,8 @@ describe('UrlCache', () => {
     expect(cache.keyChars).toBe(28);
   });
 
-  it('refuses bounds under one', () => {
-    expect(() => new UrlCache({ maxEntries: 0, maxKeyChars: 10 })).toThrow(RangeError);
-    expect(() => new UrlCache({ maxEntries: 10, maxKeyChars: 0 })).toThrow(RangeError);
+  it('refuses bounds under two (a generation holds half)', () => {
+    expect(() => new UrlCache({ maxEntries: 1, maxKeyChars: 10 })).toThrow(RangeError);
+    expect(() => new UrlCache({ maxEntries: 10, maxKeyChars: 1 })).toThrow(RangeError);
   });
 });
