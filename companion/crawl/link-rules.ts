@@ -13,6 +13,7 @@
 import type { LinkContext } from '../../shared/contexts/types.ts';
 import type { PageSegments } from '../../shared/segments/types.ts';
 import { parseUrl } from '../../shared/urls/normalize-url.ts';
+import { SightingFilter } from '../../shared/tokens/sighting-filter.ts';
 import { UrlCache, type UrlCacheLimits } from '../../shared/urls/url-cache.ts';
 import { trapReasonOf, type TrapCaps } from './traps.ts';
 import { compileScope, type ScopeRules } from './url-scope.ts';
@@ -38,6 +39,13 @@ export interface CompiledLinkRules {
    * web, judging each link afresh was 9 % of a parse thread). Bounded (`VERDICT_CACHE`).
    */
   readonly verdicts: UrlCache<string | null>;
+  /**
+   * Which URLs were judged lately: a verdict is kept from a URL's second sighting on. On a site
+   * whose every page links a thousand new URLs (the frontier bench's), keeping each first
+   * verdict made `followableHosts` 50 % dearer (insertions into a table of 16,384 and the
+   * generations' garbage) for entries never asked for again; the filter's hash is a tenth of that.
+   */
+  readonly judged: SightingFilter;
 }
 
 /**
@@ -47,10 +55,13 @@ export interface CompiledLinkRules {
  */
 export const VERDICT_CACHE: UrlCacheLimits = { maxEntries: 32_768, maxKeyChars: 2_000_000 };
 
+/** URLs `CompiledLinkRules.judged` remembers (256 KiB): more than two generations of the cache hold. */
+const JUDGED_SLOTS = 2 ** 16;
+
 /** Throws a RangeError naming a bad scope or pattern (`compileScope`). */
 export function compileLinkRules(source: LinkRules): CompiledLinkRules {
   const inScope = compileScope(source.scope, source.seeds);
-  return { source, traps: source.traps, ...(inScope ? { inScope } : {}), verdicts: new UrlCache(VERDICT_CACHE) };
+  return { source, traps: source.traps, ...(inScope ? { inScope } : {}), verdicts: new UrlCache(VERDICT_CACHE), judged: new SightingFilter(JUDGED_SLOTS) };
 }
 
 /**
@@ -83,7 +94,7 @@ export function followableHosts(askedUrl: string, finalUrl: string, page: PageSe
     let host = known.get(url);
     if (host === undefined) {
       host = ruleVerdict(url, rules);
-      known.set(url, host);
+      if (rules.judged.sight(url)) known.set(url, host);
     }
     return host;
   });

@@ -84,14 +84,28 @@ describe('followableHosts across pages (the verdict cache)', () => {
     expect(hosts(html, 'http://a.test/other.html', 'http://a.test/other.html', compiled)[0]).toBe('kept.test');
   });
 
+  it('keeps a verdict from a URL\'s second sighting on: links seen once are judged and not kept', () => {
+    const compiled = compileLinkRules(rules);
+    const once = Array.from({ length: 500 }, (_, i) => `<a href="/once/${i}.html">${i}</a>`).join(' ');
+    const first = hosts(`<p>${once}</p>`, PAGE, ASKED, compiled);
+    expect(first.every((host) => host === 'a.test')).toBe(true);
+    expect(compiled.verdicts.size).toBe(0);
+    expect(hosts(`<p>${once}</p>`, 'http://a.test/again.html', 'http://a.test/again.html', compiled)).toEqual(first);
+    // A URL whose slot in the filter another took waits for a later sighting (494 of 500 here).
+    expect(compiled.verdicts.size).toBeGreaterThan(450);
+  });
+
   it('stays within its bounds over pages of more distinct links than it holds', () => {
     const compiled = compileLinkRules(rules);
     const perPage = Math.ceil((VERDICT_CACHE.maxEntries + 1000) / 2); // a page gives at most 20,000 contexts
     for (const part of [0, 1]) {
       const many = Array.from({ length: perPage }, (_, i) => `<a href="/many/${part}/${i}.html">${i}</a>`).join(' ');
-      const found = hosts(`<p>${many}</p>`, PAGE, ASKED, compiled);
-      expect(found.length).toBe(perPage);
-      expect(found.every((host) => host === 'a.test')).toBe(true);
+      // Twice: a verdict is kept from a URL's second sighting on.
+      for (let sighting = 0; sighting < 2; sighting++) {
+        const found = hosts(`<p>${many}</p>`, PAGE, ASKED, compiled);
+        expect(found.length).toBe(perPage);
+        expect(found.every((host) => host === 'a.test')).toBe(true);
+      }
     }
     expect(compiled.verdicts.size).toBeGreaterThan(VERDICT_CACHE.maxEntries / 2);
     expect(compiled.verdicts.size).toBeLessThanOrEqual(VERDICT_CACHE.maxEntries);
