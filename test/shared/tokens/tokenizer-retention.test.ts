@@ -3,19 +3,9 @@
  * slices of the page an anchor was cut from (see `ownString` in tokenizer.ts). Measured on the
  * heap after a full collection, with a margin of ten: 200 pages of 200 kB are 40 MB when held.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { createTokenizer } from '../../../shared/tokens/tokenizer.ts';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-function heapAfterGc(): number {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
-}
+import { heapAfterGc } from '../../support/heap-after-gc.ts';
 
 describe('tokenizer memory', () => {
   it('keeps neither the pages its texts were sliced from nor their tokens\' pages', () => {

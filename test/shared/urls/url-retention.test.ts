@@ -5,19 +5,9 @@
  * maps) would hold the page (`ownString`). Measured on the heap after a full collection, with a
  * margin of ten: 200 pages of 200 kB are 40 MB when held.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { segmentsFromHtml } from '../../../shared/segments/from-html.ts';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-function heapAfterGc(): number {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
-}
+import { heapAfterGc } from '../../support/heap-after-gc.ts';
 
 describe('link URLs and their pages', () => {
   it('keeps none of the pages whose plain relative hrefs it resolved', () => {
