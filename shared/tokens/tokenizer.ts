@@ -7,7 +7,8 @@
  * once here and only jieba's `cut` is platform-specific:
  *
  * 1. `normalizeText`: NFKC (full-width `ＡＢＣ１２３` → `abc123`, compatibility ideographs → their
- *    unified forms), then lower case.
+ *    unified forms), then lower case; skipped where the text's code units show it changes
+ *    nothing (`normal-form.ts`).
  * 2. Runs of `\p{Script=Han}` go to the injected `cut` (jieba-wasm, HMM on).
  * 3. Everything else is scanned for words: a run of letters, marks and digits of any non-Han
  *    script (Latin, Cyrillic, Greek, kana, hangul, …) — `debian`, `v2`, `москва`, `カタカナ`.
@@ -33,6 +34,7 @@
  * profile).
  */
 import { LruCache } from './lru-cache.ts';
+import { normalizeText } from './normal-form.ts';
 import { ownString } from './own-string.ts';
 import { scanRuns, type RunSink } from './scan-runs.ts';
 import { SightingFilter } from './sighting-filter.ts';
@@ -114,10 +116,8 @@ export const RUN_CACHE_MAX_LENGTH = 32;
  */
 export const DEFAULT_RUN_CACHE_BYTES = 4 * 2 ** 20;
 
-/** NFKC, then lower case: the one normal form of tokens and of lexicon matching. */
-export function normalizeText(s: string): string {
-  return s.normalize('NFKC').toLowerCase();
-}
+/** NFKC, then lower case: the one normal form of tokens and of lexicon matching (`normal-form.ts`). */
+export { normalizeText };
 
 /** A token must hold at least one letter or digit (drops anything a cutter returns as punctuation). */
 const HAS_WORD_CHAR = /[\p{L}\p{N}]/u;
