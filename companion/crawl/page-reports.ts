@@ -29,7 +29,7 @@ export class PageReports {
   #failed = false;
 
   /**
-   * @param limit reports waiting at once before a worker waits (≥ 1): the crawl's concurrency.
+   * @param limit reports waiting at once before a worker waits (≥ 1): a few per worker (`REPORTS_PER_WORKER`, `crawler.ts`).
    * @param onFailure hears the first report that failed: the crawl must stop with it.
    * @param beforeWait runs when a worker is about to wait: what reports wait for may be hurried
    *   (the crawl commits its open batch of writes, `store/write-batch.ts`). An error it throws
