@@ -14,8 +14,9 @@
  * over is kept cheap for the event loop, which pays for it: a page goes as its undecoded bytes
  * (one copy, whose buffer is moved rather than cloned; the thread decodes it), and its segments
  * come back packed (`packed-page.ts`). A crawl's link rules are sent to a thread once, before
- * its first page. Until a thread has loaded (its script bundled, `thread-script.ts`, then run:
- * about 200 ms at start), pages are parsed on the event loop, so the first requests do not wait.
+ * its first page. The threads start with the pool's first page (`#want`), and until one has
+ * loaded (its script bundled, `thread-script.ts`, then run: about 200 ms), pages are parsed on the
+ * event loop, so the first requests do not wait.
  *
  * A thread that dies (its heap's limit reached on a hostile page, a crash) fails the pages it
  * held, each with one line naming what happened, and a new one takes its place; after
@@ -47,6 +48,15 @@ const THREAD_HEAP = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 4 }
 /** What a thread runs: the bundled parse thread, or (tests) a script file of its own. */
 type ThreadScript = { code: string } | { file: URL };
 
+/**
+ * Put before the bundled thread's code: its first statement, which runs once the thread's heap
+ * exists, wakes the event loop waiting in `ParseThread`'s constructor (see there).
+ */
+const STARTED_SIGNAL = `{const s=require('node:worker_threads').workerData;Atomics.store(s,0,1);Atomics.notify(s,0);}\n`;
+
+/** Most ms the event loop waits for a new thread's first statement (one that never starts: the thread's own error says why). */
+const START_WAIT_MS = 2000;
+
 export interface ParsePoolOptions {
   /** A script file the threads run instead of the parse thread's bundle; tests give failing ones. */
   entry?: URL;
@@ -76,11 +86,22 @@ class ParseThread {
     // No execArgv: the parent's preloads (`--import` of a loader or a network guard, a profiler's
     // flags) are for its own work, and a thread cannot load a TypeScript preload anyway.
     const options = { execArgv: [], resourceLimits: THREAD_HEAP };
-    this.#worker = 'code' in script ? new Worker(script.code, { ...options, eval: true }) : new Worker(script.file, options);
+    // Making the thread's heap sets V8's young generation growth back to its default for every
+    // isolate, the event loop's too (platform/heap-growth.ts), and a scavenge of the event loop's
+    // before it is held again can double its new space, twice at times (8 → 33.5 MB at the
+    // frontier bench's nb RSS peak, issue 14). So the event loop waits here, allocating nothing,
+    // until the thread's first statement runs (40 ms on an idle machine, once per thread; the
+    // pool starts its threads with its first page, after a crawl's first request), then holds it.
+    if ('code' in script) {
+      const started = new Int32Array(new SharedArrayBuffer(4));
+      this.#worker = new Worker(STARTED_SIGNAL + script.code, { ...options, eval: true, workerData: started });
+      Atomics.wait(started, 0, 0, START_WAIT_MS);
+      holdYoungGeneration();
+    } else {
+      this.#worker = new Worker(script.file, options);
+    }
     this.#worker.unref();
-    // The thread's heap, made by now, set V8's young generation growth back to its default for
-    // every isolate, this one too (platform/heap-growth.ts).
-    this.#worker.once('online', holdYoungGeneration);
+    this.#worker.once('online', holdYoungGeneration); // a test's script file, or a thread slower than START_WAIT_MS
     const gone = (reason: string) => {
       if (this.#gone) return;
       this.#gone = true;
@@ -165,6 +186,8 @@ export class ParsePool {
   /** Settles once the threads are started, or failed to (see `#failed`). */
   readonly #started: Promise<void>;
   #script: ThreadScript | undefined;
+  /** Threads asked for: by the first page, or by `loaded()`. Started once the script is there. */
+  #wanted = false;
   readonly #threads: ParseThread[] = [];
   readonly #listeners = new Set<(line: string) => void>();
   #deaths = 0;
@@ -182,7 +205,7 @@ export class ParsePool {
       (ready) => {
         if (this.#closed) return;
         this.#script = ready;
-        for (let i = 0; i < size; i++) this.#start();
+        if (this.#wanted) this.#startAll();
       },
       (error: unknown) => this.#report(`crawl: the parse threads could not be built (${String((error as Error)?.message ?? error).split('\n')[0]}); parsing on the main thread`),
     );
@@ -199,6 +222,7 @@ export class ParsePool {
    * ready. Rejects with the parse's own error, or with one naming a thread that died.
    */
   parse(job: PageToParse): ParsedPage | Promise<ParsedPage> {
+    this.#want();
     let thread: ParseThread | undefined;
     for (const candidate of this.#threads) {
       if (candidate.usable && (!thread || candidate.waiting < thread.waiting)) thread = candidate;
@@ -224,6 +248,7 @@ export class ParsePool {
 
   /** Resolves once every thread started so far has loaded (or died): pages go to threads from then on. */
   async loaded(): Promise<void> {
+    this.#want();
     await this.#started;
     await Promise.all(this.#threads.map((thread) => thread.loaded));
   }
@@ -236,6 +261,22 @@ export class ParsePool {
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all(this.#threads.splice(0).map((thread) => thread.terminate()));
+  }
+
+  /**
+   * The threads start with the pool's first page, not with the pool: starting one blocks the
+   * event loop until the thread runs (`ParseThread`), which at a crawl's start would come before
+   * its first request; with its first page, that request has been answered, and the page is
+   * parsed here meanwhile as it would have been anyway.
+   */
+  #want(): void {
+    if (this.#wanted) return;
+    this.#wanted = true;
+    if (this.#script && !this.#closed) this.#startAll();
+  }
+
+  #startAll(): void {
+    for (let i = 0; i < this.size; i++) this.#start();
   }
 
   #start(): void {

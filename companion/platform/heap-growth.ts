@@ -46,9 +46,9 @@ export function limitHeapGrowth(percent: number = HEAP_GROWING_PERCENT): void {
  * Two things undo the hold, and a GC observer redoes it after every collection: V8 shrinks new
  * space when allocation is slow (start-up waits, an idle service), and the observer grows it back
  * the same way; and every isolate V8 configures (a worker thread's) puts the factor back to at
- * least 2 for the whole process, so the parse pool holds it again when its thread comes online
- * (`holdYoungGeneration`). Between the thread's heap being made and that, one growth can slip
- * through: on the frontier bench's crawl new space ended at 16 MiB, not 8.
+ * least 2 for the whole process, so the parse pool holds it again once its thread runs
+ * (`holdYoungGeneration`), with the event loop waiting meanwhile: held on the thread's 'online'
+ * event instead, new space was 16.8 or 33.5 MB at the frontier bench's nb RSS peak in most runs.
  */
 export const YOUNG_GENERATION_MIB = 8;
 

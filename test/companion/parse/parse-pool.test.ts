@@ -2,14 +2,16 @@
  * The parse threads (`companion/parse/parse-pool.ts`): real worker threads running the real
  * parse, compared with the same parse on this thread.
  */
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acquireParsePool, MAX_RESTARTS, ParsePool } from '../../../companion/parse/parse-pool.ts';
 import { parsePage } from '../../../companion/parse/parse-page.ts';
 import { compileLinkRules } from '../../../companion/crawl/link-rules.ts';
 import { DEFAULT_TRAP_CAPS } from '../../../companion/crawl/traps.ts';
 import { MAX_LINKS_PER_PAGE } from '../../../shared/contexts/extract-contexts.ts';
+import { YOUNG_GENERATION_MIB } from '../../../companion/platform/heap-growth.ts';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/html');
 const pages = readdirSync(FIXTURES)
@@ -136,6 +138,37 @@ describe('ParsePool', () => {
     }
     await expect(parsing).rejects.toThrow('the parse thread stopped while parsing the page: exit code 3');
   });
+
+  // V8 puts its young generation growth back to the default whenever it makes a heap, a thread's
+  // too: the pool holds the event loop's again before the event loop allocates anything more.
+  it("starts its thread with the event loop's young generation held: a synchronous stretch right after does not grow it", () => {
+    const module = (path: string) => JSON.stringify(resolve(import.meta.dirname, '../../../companion', path));
+    const script = `
+      const { ParsePool } = await import(${module('parse/parse-pool.ts')});
+      const { parseThreadScript } = await import(${module('parse/thread-script.ts')});
+      const { limitYoungGeneration, newSpaceBytes } = await import(${module('platform/heap-growth.ts')});
+      limitYoungGeneration();
+      await parseThreadScript(); // bundled: the pool's first page starts its thread at once
+      const pool = new ParsePool(1);
+      await new Promise((resolve) => setImmediate(resolve));
+      const page = { html: '<p>x</p>', pageUrl: 'http://site.test/', window: 80 };
+      pool.parse(page);
+      let ring = [];
+      for (let i = 0; i < 3_000_000; i++) {
+        ring.push({ i, s: 'page ' + i });
+        if (ring.length === 400_000) ring = [];
+      }
+      const newSpace = newSpaceBytes();
+      await pool.loaded();
+      const parsing = pool.parse(page);
+      await parsing;
+      console.log(JSON.stringify({ threaded: parsing instanceof Promise, newSpace }));
+      await pool.close();
+    `;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ threaded: true, newSpace: YOUNG_GENERATION_MIB * 2 ** 20 });
+  }, 60_000);
 
   it('refuses a thread count outside 1–16', () => {
     expect(() => new ParsePool(0)).toThrow('a parse pool has 1 to 16 threads, got 0');
