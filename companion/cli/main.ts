@@ -17,12 +17,16 @@ import { commandHelp, topHelp } from './help.ts';
 import { processIo, type CliIo } from './io.ts';
 import { COMMANDS, type CommandName } from './specs.ts';
 import { packageFile } from '../platform/package-root.ts';
+import { keepWasmOnBaseline } from '../platform/wasm-tiers.ts';
 
 /** What every command module exports. */
 export interface CommandModule {
   /** Resolves when done; a number is the exit code (130 after a clean stop on Ctrl-C). */
   run(args: Args, io: CliIo): Promise<void | number>;
 }
+
+/** Commands that crawl and whose memory is a goal: jieba-wasm stays on Liftoff in them (platform/wasm-tiers.ts). */
+const CRAWLING: ReadonlySet<CommandName> = new Set(['crawl', 'serve']);
 
 const LOADERS: Record<CommandName, () => Promise<CommandModule>> = {
   collect: () => import('./commands/collect.ts'),
@@ -66,6 +70,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       process.stdout.write(commandHelp(spec));
       return EXIT_OK;
     }
+    if (CRAWLING.has(spec.name)) keepWasmOnBaseline();
     const module = await LOADERS[spec.name]();
     return (await module.run(parsed.args, io)) ?? EXIT_OK;
   } catch (error) {
