@@ -72,7 +72,6 @@ export interface KeptMemo {
 export class KeptFeatures {
   /** URL → kept link; a use makes it the most recently used. */
   readonly #links: LruCache<string, KeptLink>;
-  readonly #maxRows: number;
   /** The sequence a kept link is scored through, reused: scoring is synchronous and never nests. */
   readonly #sequence = { length: 0, names: [] as string[], counts: [] as ArrayLike<number>, attributes: [] as boolean[], memos: [] as readonly FeatureMemo[] };
   /** Counts of 1, as many as the longest list needed so far. */
@@ -80,7 +79,6 @@ export class KeptFeatures {
 
   constructor(maxRows = DEFAULT_KEPT_ROWS) {
     if (!Number.isInteger(maxRows) || maxRows < 0) throw new RangeError(`kept features: maxRows must be a whole number ≥ 0, got ${maxRows}`);
-    this.#maxRows = maxRows;
     this.#links = new LruCache(maxRows);
   }
 
@@ -124,7 +122,7 @@ export class KeptFeatures {
    * when `byPattern`; the link kept, undefined when it keeps none (`maxRows` 0).
    */
   keep(url: string, text: LinkText, byPattern: boolean, list?: FeatureSequence): KeptLink | undefined {
-    if (this.#maxRows === 0) return undefined;
+    if (this.#links.capacity === 0) return undefined;
     let features: Named[] = [];
     let counts: number[] | undefined;
     if (!byPattern && list !== undefined) {
