@@ -95,9 +95,7 @@ export class CrawlStore {
       VALUES (@url, @pageUrl, @anchor, @before, @after, @label, @source, @topic)`);
 
     this.#enqueueRaw = (entries: readonly FrontierEntry[], now: number) => {
-      let changed = 0;
-      for (const entry of entries) if (this.#frontier.upsert(entry, now)) changed++;
-      return changed;
+      return this.#frontier.upsert(entries, now);
     };
     this.#enqueueTx = this.#db.transaction(this.#enqueueRaw);
     this.#recordRaw = (page: PageRecord, host: string, children: readonly FrontierEntry[], now: number, extras: PageExtras) => {
@@ -116,7 +114,7 @@ export class CrawlStore {
             now,
           );
         }
-        for (const child of children) this.#frontier.upsert(child, now);
+        this.#frontier.upsert(children, now);
         return seq;
       };
     this.#recordTx = this.#db.transaction(this.#recordRaw);

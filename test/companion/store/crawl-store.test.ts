@@ -82,6 +82,52 @@ describe('CrawlStore frontier', () => {
     expect(s.counts().queued).toBe(1);
   });
 
+  it('upserts a list of links as one-row upserts of each in turn would: rows, numbers, counts and changes', () => {
+    // Over statements of 64, 32, 16, 4 and 2 rows (118 links), with every case an upsert meets:
+    // new URLs, the same URL twice in one list (higher, then lower), queued rows raised and not,
+    // rows in flight and done left alone, links with and without context.
+    const prior = [entry('http://a.test/q1', 0.5), entry('http://a.test/q2', 0.5), entry('http://a.test/f', 0.5), entry('http://a.test/d', 0.5)];
+    const links: FrontierEntry[] = [];
+    for (let i = 0; i < 110; i++) {
+      const link: FrontierEntry = entry(`http://a.test/n${i % 97}`, ((i * 37) % 101) / 100, 1 + (i % 3), `http://a.test/p${i % 5}`);
+      if (i % 4 === 0) link.context = { anchor: `链接 ${i}`, before: 'before', after: '' };
+      if (i % 6 === 0) link.viaOnTopic = i % 12 === 0;
+      links.push(link);
+    }
+    links.splice(30, 0, entry('http://a.test/q1', 0.9), entry('http://a.test/q2', 0.1), entry('http://a.test/f', 0.99), entry('http://a.test/d', 0.99));
+    links.splice(70, 0, entry('http://a.test/q1', 0.95), entry('http://a.test/q1', 0.2), entry('http://a.test/n3', 2), entry('http://a.test/n3', 1.5));
+    expect(links).toHaveLength(118);
+    const grown = (one: boolean) => {
+      const dir = join(stores.dir, one ? 'one' : 'many');
+      const s = CrawlStore.open(dir, { create: true });
+      const told: string[] = [];
+      s.onFrontierRowChanged((url) => told.push(url));
+      s.enqueue(prior, 1000);
+      s.recordPage(page(s.claimNext((row) => (row.url === 'http://a.test/d' ? 'take' : 'skip'))!.url), [], 1000);
+      s.claimNext((row) => (row.url === 'http://a.test/f' ? 'take' : 'skip'));
+      const changed = one ? links.reduce((n, link) => n + s.enqueue([link], 2000), 0) : s.enqueue(links, 2000);
+      s.close();
+      const db = new Database(join(dir, STORE_FILE), { readonly: true });
+      try {
+        const rows = db.prepare(`SELECT * FROM frontier ORDER BY seq`).all();
+        const counts = db.prepare(`SELECT * FROM frontier_counts ORDER BY state`).all();
+        const sequence = db.prepare(`SELECT seq FROM sqlite_sequence WHERE name = 'frontier'`).pluck().get();
+        return { changed, told: told.sort(), rows, counts, sequence };
+      } finally {
+        db.close();
+      }
+    };
+    const many = grown(false);
+    expect(many).toEqual(grown(true));
+    // The list raised rows as well as inserting them, and left the rows in flight and done alone.
+    expect(many.rows).toHaveLength(4 + 97);
+    expect(many.changed).toBeGreaterThan(97);
+    expect(many.told).toHaveLength(prior.length + many.changed);
+    expect(many.rows).toContainEqual(expect.objectContaining({ url: 'http://a.test/q1', score: 0.95 }));
+    expect(many.rows).toContainEqual(expect.objectContaining({ url: 'http://a.test/d', state: 'done', score: 0.5 }));
+    expect(many.rows).toContainEqual(expect.objectContaining({ url: 'http://a.test/f', state: 'in-flight', score: 0.5 }));
+  });
+
   it('pops the highest score first, ties in discovery order, each URL once', () => {
     const s = store();
     s.enqueue([entry('http://a.test/1', 0.5), entry('http://a.test/2', 0.8), entry('http://a.test/3', 0.5), entry('http://a.test/4', -1)]);
