@@ -206,7 +206,8 @@ export class FrontierQueries {
     this.#texts = db.prepare(`SELECT url, anchor, before_text, after_text FROM frontier WHERE url IN (SELECT value FROM json_each(?)) AND anchor IS NOT NULL`).raw();
     this.#setScore = db.prepare(`UPDATE frontier SET score = ? WHERE url = ? AND state = 'queued'`);
     this.#lowerHost = db.prepare(`UPDATE frontier SET score = score - @by WHERE host = @host AND state = 'queued'`);
-    this.#claimed = db.prepare(`UPDATE frontier SET state = 'in-flight', reason = NULL, claim_rank = ? WHERE url = ?`);
+    // By seq, the row's key, where by url SQLite first walked the url index to find it.
+    this.#claimed = db.prepare(`UPDATE frontier SET state = 'in-flight', reason = NULL, claim_rank = ? WHERE seq = ?`);
     this.#excludedAhead = db.prepare(CLAIM_SQL.excludedAhead);
   }
 
@@ -319,7 +320,7 @@ export class FrontierQueries {
         if (decision === 'take') {
           const ahead = open ? 0 : (this.#excludedAhead.get({ excluded, score: row.score, seq: row.seq }) as { n: number }).n;
           const claimRank = 1 + skipped + ahead;
-          this.#claimed.run(claimRank, row.url);
+          this.#claimed.run(claimRank, row.seq);
           return { ...row, state: 'in-flight', claimRank };
         }
         if (decision === 'skip') skipped++;
