@@ -95,6 +95,9 @@ describe('urlResolver', () => {
     ['up past the root', '../../../../z.html', 'http://www.example.com.cn/z.html'],
     ['a leading ./', './x.html', 'http://www.example.com.cn/news/2010/x.html'],
     ['the directory itself', '../', 'http://www.example.com.cn/news/'],
+    ['a root-relative path', '/finance/a.html#x', 'http://www.example.com.cn/finance/a.html'],
+    ['a root-relative path up past the root', '/../a.html', 'http://www.example.com.cn/a.html'],
+    ['the root itself', '/', 'http://www.example.com.cn/'],
   ])('%s', (_, href, expected) => {
     expect(urlResolver(base)(href)).toBe(expected);
     expect(normalizeUrl(href, base)).toBe(expected);
