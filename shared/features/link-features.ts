@@ -16,7 +16,7 @@
  * with Naive Bayes — which Naive Bayes?"). Lexicon flags are 1 in either version.
  */
 import type { LinkContext } from '../contexts/types.ts';
-import { readTokens, type Tokenizer } from '../tokens/types.ts';
+import { emitTokens, type Tokenizer } from '../tokens/types.ts';
 import { containsLexiconTerm } from './lexicon.ts';
 import type { FeatureOptions, FeatureVector } from './types.ts';
 import { emitUrlFeatures } from './url-tokens.ts';
@@ -60,10 +60,10 @@ function checkOptions(options: FeatureOptions): { group: 1 | 2; version: 1 | 2 }
  */
 export function emitLinkFeatures(context: LinkContext, tokenizer: Tokenizer, options: FeatureOptions, emit: FeatureEmit): void {
   const { group, version } = checkOptions(options);
-  for (const token of readTokens(tokenizer, context.anchor)) emit('a:', token);
+  emitTokens(tokenizer, context.anchor, 'a:', emit);
   if (group === 2) {
-    for (const token of readTokens(tokenizer, context.before)) emit('c:', token);
-    for (const token of readTokens(tokenizer, context.after)) emit('c:', token);
+    emitTokens(tokenizer, context.before, 'c:', emit);
+    emitTokens(tokenizer, context.after, 'c:', emit);
     // Before and after are matched apart: a term must not be made up across the link between them.
     const { lexicon } = options;
     // No lexicon, no flags: asked anyway, the empty lexicon cost two calls per link to find none.

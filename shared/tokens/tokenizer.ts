@@ -38,7 +38,7 @@ import { normalizeText } from './normal-form.ts';
 import { ownString } from './own-string.ts';
 import { scanRuns, type RunSink } from './scan-runs.ts';
 import { SightingFilter } from './sighting-filter.ts';
-import type { ChineseCutter, Tokenizer } from './types.ts';
+import type { ChineseCutter, TokenEmit, Tokenizer } from './types.ts';
 
 export interface TokenizerOptions {
   /** jieba's `cut(text, true)` for one Han run; the platform loads it. Required. */
@@ -168,14 +168,50 @@ export function createTokenizer(options: TokenizerOptions): CachingTokenizer {
     return tokens;
   }
 
-  /** The cached tokens of `text` (computed and cached on a miss); callers must not change them. */
-  function tokensOf(text: string): readonly string[] {
-    if (text.length > cacheMaxLength) return compute(text);
-    // Not seen lately: neither cached now (it is on its first sighting) nor looked up. In a cache
-    // of thousands of texts, a miss cost ≈ 0.6 µs (issue 14's worker profile), the filter's
-    // hash a tenth of that. A cached text whose slot another took is computed once more (the
-    // same tokens) and found again from its next sighting.
-    if (doorkeeper !== undefined && !doorkeeper.sight(text)) return compute(text);
+  /**
+   * Where `stream` hands a text's tokens: straight to the caller's `emit`, no array. Set for the
+   * length of one `stream` and put back after it, so an `emit` that tokenizes again is safe.
+   */
+  let streamPrefix = '';
+  let streamEmit: TokenEmit = () => undefined;
+  const streamSink: RunSink = {
+    han(run) {
+      const pieces = piecesOf(run);
+      for (let i = 0; i < pieces.length; i++) streamEmit(streamPrefix, pieces[i]!);
+    },
+    word(word, hasLetterOrDigit) {
+      if (hasLetterOrDigit && !stopwords.has(word)) streamEmit(streamPrefix, ownString(word));
+    },
+  };
+
+  /** `compute`'s tokens handed to `emit` one by one, for a text that is not to be cached. */
+  function stream(text: string, prefix: string, emit: TokenEmit): void {
+    const outerPrefix = streamPrefix;
+    const outerEmit = streamEmit;
+    streamPrefix = prefix;
+    streamEmit = emit;
+    try {
+      scanRuns(normalizeText(text), streamSink);
+    } finally {
+      streamPrefix = outerPrefix;
+      streamEmit = outerEmit;
+    }
+  }
+
+  /**
+   * Whether `text`'s tokens are to be kept (looked up, else computed and cached): not when it is
+   * too long, nor when it was not seen lately. In a cache of thousands of texts, a miss cost
+   * ≈ 0.6 µs (issue 14's worker profile), the filter's hash a tenth of that. A cached text whose
+   * slot another took is computed once more (the same tokens) and found again from its next
+   * sighting. Records the sighting: ask once per use of the text.
+   */
+  function keeps(text: string): boolean {
+    if (text.length > cacheMaxLength) return false;
+    return doorkeeper === undefined || doorkeeper.sight(text);
+  }
+
+  /** The cached tokens of `text`, computed and cached on a miss; callers must not change them. */
+  function cachedTokens(text: string): readonly string[] {
     let cached = cache.get(text);
     if (cached === undefined) {
       // Not frozen: V8's `slice` of a frozen array takes a slow path, ≈ 0.4 µs per hit
@@ -186,10 +222,30 @@ export function createTokenizer(options: TokenizerOptions): CachingTokenizer {
     return cached;
   }
 
+  /** The tokens of `text`, cached or not (`keeps`); callers must not change them. */
+  function tokensOf(text: string): readonly string[] {
+    return keeps(text) ? cachedTokens(text) : compute(text);
+  }
+
+  /**
+   * The tokens of `text` to `emit`, in order. A text not kept (the Worker's texts on their first
+   * sighting, nearly all of a new page's) builds no token array: on 5,000 new contexts that was
+   * three arrays a link, filled and dropped (issue 14's worker profile).
+   */
+  function eachToken(text: string, prefix: string, emit: TokenEmit): void {
+    if (!keeps(text)) {
+      stream(text, prefix, emit);
+      return;
+    }
+    const cached = cachedTokens(text);
+    for (let i = 0; i < cached.length; i++) emit(prefix, cached[i]!);
+  }
+
   return {
     // A copy: the contract's `string[]` is mutable, and a caller's push must not reach the cache.
     tokenize: (text: string): string[] => tokensOf(text).slice(),
     tokensOf,
+    eachToken,
     get cacheSize() {
       return cache.size;
     },

@@ -18,9 +18,27 @@ export interface Tokenizer {
    * tokenizer written for a test needs only `tokenize`.
    */
   tokensOf?(text: string): readonly string[];
+  /**
+   * The same tokens handed one by one to `emit`, each with `prefix`, in order: what a caller that
+   * only walks them (a link's features) takes, so that a text the tokenizer will not keep needs
+   * no array at all. Optional, like `tokensOf`.
+   */
+  eachToken?(text: string, prefix: string, emit: TokenEmit): void;
 }
+
+/** Receives tokens one at a time with the caller's `prefix` (a feature namespace, `a:` / `c:`). */
+export type TokenEmit = (prefix: string, token: string) => void;
 
 /** `tokenizer`'s tokens of `text` to read, not to keep or change: no copy where it can spare one. */
 export function readTokens(tokenizer: Tokenizer, text: string): readonly string[] {
   return tokenizer.tokensOf !== undefined ? tokenizer.tokensOf(text) : tokenizer.tokenize(text);
+}
+
+/** `tokenizer`'s tokens of `text` handed to `emit` with `prefix`, in order, without an array where it can spare one. */
+export function emitTokens(tokenizer: Tokenizer, text: string, prefix: string, emit: TokenEmit): void {
+  if (tokenizer.eachToken !== undefined) {
+    tokenizer.eachToken(text, prefix, emit);
+    return;
+  }
+  for (const token of readTokens(tokenizer, text)) emit(prefix, token);
 }

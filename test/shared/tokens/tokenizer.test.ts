@@ -229,3 +229,41 @@ describe('the Han run cache', () => {
     expect(runsOnly.calls).toEqual(['股票']);
   });
 });
+
+describe('eachToken', () => {
+  const texts = ['首页', 'Debian 参考手册 v2.1', '下一页', '首页', '软件包管理 apt-get', 'Debian 参考手册 v2.1', '首页', 'ＡＢＣ１２３ c++', '中'.repeat(40)];
+  const walked = (tokenizer: ReturnType<typeof createTokenizer>, text: string, prefix = 'c:') => {
+    const out: string[] = [];
+    tokenizer.eachToken!(text, prefix, (p, token) => out.push(p + token));
+    return out;
+  };
+
+  it("hands the tokens of `tokenize` with the caller's prefix, at every sighting, whatever the admission", () => {
+    const reference = createTokenizer({ cut: nodeChineseCutter, cacheSize: 0 });
+    for (const cacheAdmission of ['first', 'second'] as const) {
+      const tokenizer = createTokenizer({ cut: nodeChineseCutter, cacheAdmission, cacheMaxLength: 30 });
+      for (let round = 0; round < 3; round++) {
+        for (const text of texts) expect(walked(tokenizer, text)).toEqual(reference.tokenize(text).map((token) => `c:${token}`));
+      }
+    }
+  });
+
+  it('caches a text at the sighting `tokensOf` would: a walk counts as a sighting, once', () => {
+    const tokenizer = createTokenizer({ cut: nodeChineseCutter, cacheAdmission: 'second' });
+    walked(tokenizer, '今日要闻');
+    expect(tokenizer.cacheSize).toBe(0);
+    walked(tokenizer, '今日要闻');
+    expect(tokenizer.cacheSize).toBe(1);
+    expect(walked(tokenizer, '今日要闻')).toEqual(tokenizer.tokenize('今日要闻').map((token) => `c:${token}`));
+  });
+
+  it('lets the callback tokenize other texts meanwhile', () => {
+    const tokenizer = createTokenizer({ cut: nodeChineseCutter, cacheAdmission: 'second' });
+    const out: string[] = [];
+    tokenizer.eachToken!('股票 基金', 'a:', (prefix, token) => {
+      out.push(prefix + token);
+      tokenizer.eachToken!('北京 node.js', 'c:', (inner, other) => out.push(inner + other));
+    });
+    expect(out).toEqual(['a:股票', 'c:北京', 'c:node.js', 'a:基金', 'c:北京', 'c:node.js']);
+  });
+});
