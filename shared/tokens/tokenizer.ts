@@ -150,52 +150,48 @@ export function createTokenizer(options: TokenizerOptions): CachingTokenizer {
     return pieces;
   }
 
-  /** Where `scanRuns` hands a text's runs: one per tokenizer, since `compute` never nests. */
-  let tokens: string[] = [];
-  const sink: RunSink = {
-    han(run) {
-      for (const piece of piecesOf(run)) tokens.push(piece);
-    },
-    word(word, hasLetterOrDigit) {
-      // A slice of the text: its own string (jieba's pieces are new strings already).
-      if (hasLetterOrDigit && !stopwords.has(word)) tokens.push(ownString(word));
-    },
-  };
-
-  function compute(text: string): string[] {
-    tokens = [];
-    scanRuns(normalizeText(text), sink);
-    return tokens;
-  }
-
   /**
-   * Where `stream` hands a text's tokens: straight to the caller's `emit`, no array. Set for the
+   * Where `scanRuns` hands a text's tokens: to `streamEmit`, each with `streamPrefix`. Set for the
    * length of one `stream` and put back after it, so an `emit` that tokenizes again is safe.
    */
   let streamPrefix = '';
   let streamEmit: TokenEmit = () => undefined;
-  const streamSink: RunSink = {
+  const sink: RunSink = {
     han(run) {
       const pieces = piecesOf(run);
       for (let i = 0; i < pieces.length; i++) streamEmit(streamPrefix, pieces[i]!);
     },
     word(word, hasLetterOrDigit) {
+      // A slice of the text: its own string (jieba's pieces are new strings already).
       if (hasLetterOrDigit && !stopwords.has(word)) streamEmit(streamPrefix, ownString(word));
     },
   };
 
-  /** `compute`'s tokens handed to `emit` one by one, for a text that is not to be cached. */
+  /** The tokens of `text` handed to `emit` one by one, in order, with `prefix`; nothing cached. */
   function stream(text: string, prefix: string, emit: TokenEmit): void {
     const outerPrefix = streamPrefix;
     const outerEmit = streamEmit;
     streamPrefix = prefix;
     streamEmit = emit;
     try {
-      scanRuns(normalizeText(text), streamSink);
+      scanRuns(normalizeText(text), sink);
     } finally {
       streamPrefix = outerPrefix;
       streamEmit = outerEmit;
     }
+  }
+
+  /** The array `compute` fills: one per tokenizer, since `pushToken` calls nothing and `compute` never nests. */
+  let tokens: string[] = [];
+  const pushToken: TokenEmit = (_prefix, token) => {
+    tokens.push(token);
+  };
+
+  /** The tokens of `text` in a new array; nothing cached. */
+  function compute(text: string): string[] {
+    const computed = (tokens = []);
+    stream(text, '', pushToken);
+    return computed;
   }
 
   /**
