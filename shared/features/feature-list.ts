@@ -11,6 +11,9 @@
  * hashes nothing either. A repeated feature within one link is found by a stamp on its slot
  * rather than by a per-link set.
  *
+ * A token that comes with an id (`TokenEmit`: jieba's pieces of a Han run the tokenizer has cut
+ * before) finds its slot by the id, without hashing the token (`PrefixSlots`).
+ *
  * The names kept are bounded (`maxNames`): past that, all are dropped at the start of the next
  * link and made again as they come, which costs time, never a different feature.
  *
@@ -43,6 +46,8 @@ export interface FeatureMemo {
 interface Slot extends FeatureMemo {
   name: string;
   attribute: boolean;
+  /** The token id (`TokenEmit`) it was last found by; 0: none (ids start at 1). */
+  tokenId: number;
   /** The link (`FeatureList.#stamp`) that last listed it, and its index in that link's arrays. */
   stamp: number;
   index: number;
@@ -59,6 +64,25 @@ export interface FeatureSequence {
   /** Optionally, a place per feature for the model's lookups (`FeatureMemo`); undefined: none for this one. */
   readonly memos?: readonly (FeatureMemo | undefined)[];
 }
+
+/**
+ * One prefix's slots: by the value's string, and, for tokens that come with an id (`TokenEmit`:
+ * jieba's pieces from the tokenizer's run cache), by the id, direct-mapped (`DEFAULT_ID_SLOTS`).
+ * Found by id, a slot costs an array index and one comparison of numbers; by string, a `Map`'s
+ * hash and probe, the largest part of `add`'s time (issue 14's worker profile).
+ */
+interface PrefixSlots {
+  byValue: Map<string, Slot>;
+  /** `id & (idSlots − 1)` → the slot last found by an id there; made at the first id. */
+  byId: (Slot | undefined)[] | undefined;
+}
+
+/**
+ * Places in a prefix's table by id, by default (64 KiB of references each for `a:` and `c:`): a
+ * page's recurring word features are a few thousand, so most ids have a place of their own; two
+ * ids on one place take it in turns, each found by string when the other holds it.
+ */
+export const DEFAULT_ID_SLOTS = 2 ** 13;
 
 /** A feature listed for one link only (its first sighting): what finds it again within the link. */
 interface Passing {
@@ -99,7 +123,7 @@ export class FeatureList implements FeatureSequence {
   readonly memos: (Slot | undefined)[] = [];
   /** Emits into this list (`emitLinkFeatures`'s callback), bound once. */
   readonly emit: FeatureEmit;
-  readonly #byPrefix = new Map<string, Map<string, Slot>>();
+  readonly #byPrefix = new Map<string, PrefixSlots>();
   readonly #maxNames: number;
   #named = 0;
   #stamp = 0;
@@ -107,22 +131,29 @@ export class FeatureList implements FeatureSequence {
   readonly #admit: boolean;
   /** The last prefix asked for and its slots: a link's features come in runs of one prefix. */
   #prefix = '';
-  #slots: Map<string, Slot> | undefined;
+  #slots: PrefixSlots | undefined;
   /** Which features were sighted lately: a feature is named for good on its second sighting. */
   readonly #sighted: SightingFilter;
   /** This link's passing features, `#passingLength` of them (the objects are reused). */
   readonly #passing: Passing[] = [];
   #passingLength = 0;
+  /** Places in each prefix's table by id, and the mask that picks one (`PrefixSlots.byId`). */
+  readonly #idSlots: number;
+  readonly #idMask: number;
 
   /**
    * @param maxNames Names kept at most (then all dropped at the next `begin`).
    * @param admissionSlots The sighting filter's size (a power of two); 0 names every feature on its first sighting.
+   * @param idSlots Places in each prefix's table by token id (a power of two).
    */
-  constructor(maxNames = DEFAULT_MAX_NAMES, admissionSlots = NAME_ADMISSION_SLOTS) {
+  constructor(maxNames = DEFAULT_MAX_NAMES, admissionSlots = NAME_ADMISSION_SLOTS, idSlots = DEFAULT_ID_SLOTS) {
+    if (!(Number.isInteger(idSlots) && idSlots >= 1 && (idSlots & (idSlots - 1)) === 0)) throw new RangeError(`idSlots must be a power of two ≥ 1, got ${idSlots}`);
+    this.#idSlots = idSlots;
+    this.#idMask = idSlots - 1;
     this.#maxNames = maxNames;
     this.#sighted = new SightingFilter(Math.max(1, admissionSlots));
     this.#admit = admissionSlots > 0;
-    this.emit = (prefix, value) => this.add(prefix, value);
+    this.emit = (prefix, value, id) => this.add(prefix, value, id);
   }
 
   /** Which link the list holds now: it changes at every `begin`. */
@@ -146,19 +177,32 @@ export class FeatureList implements FeatureSequence {
     }
   }
 
-  /** One occurrence of the feature `prefix + value`. */
-  add(prefix: string, value: string): void {
+  /** One occurrence of the feature `prefix + value`; `id`, the token's id if it has one (`TokenEmit`). */
+  add(prefix: string, value: string, id?: number): void {
     let slots = this.#slots;
     if (slots === undefined || prefix !== this.#prefix) {
       slots = this.#byPrefix.get(prefix);
       if (slots === undefined) {
-        slots = new Map();
+        slots = { byValue: new Map(), byId: undefined };
         this.#byPrefix.set(prefix, slots);
       }
       this.#prefix = prefix;
       this.#slots = slots;
     }
-    let slot = slots.get(value);
+    let slot: Slot | undefined;
+    if (id === undefined) slot = slots.byValue.get(value);
+    else {
+      const byId = (slots.byId ??= new Array<Slot | undefined>(this.#idSlots).fill(undefined));
+      slot = byId[id & this.#idMask];
+      if (slot === undefined || slot.tokenId !== id) {
+        // An id names one text for good (`token-ids.ts`), so a slot found by it is this feature's.
+        slot = slots.byValue.get(value);
+        if (slot !== undefined) {
+          slot.tokenId = id;
+          byId[id & this.#idMask] = slot;
+        }
+      }
+    }
     if (slot === undefined) {
       if (this.#admit) {
         // Listed earlier in this link, as a passing feature?
@@ -177,13 +221,14 @@ export class FeatureList implements FeatureSequence {
         }
       }
       const name = ownString(prefix + value); // kept for good: flattened once here, not by the first lookup
-      slot = { name, attribute: isAttributeFeature(name), stamp: 0, index: 0, owner: undefined, revision: 0, value: undefined };
+      slot = { name, attribute: isAttributeFeature(name), tokenId: id ?? 0, stamp: 0, index: 0, owner: undefined, revision: 0, value: undefined };
       // Keyed by the caller's string itself: a token comes from the tokenizer's caches, so the
       // next link hands the very same string, and a hit is then found by identity, not by
       // comparing characters (a copy as the key made every hit compare them). Those strings
       // are the tokenizer's own (`ownString`, jieba's new strings, the URL head's), never a
       // slice that would keep a page alive.
-      slots.set(value, slot);
+      slots.byValue.set(value, slot);
+      if (id !== undefined) slots.byId![id & this.#idMask] = slot;
       this.#named++;
     }
     if (slot.stamp === this.#stamp) {

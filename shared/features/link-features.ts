@@ -40,9 +40,10 @@ export function addTokenCounts(vector: FeatureVector, prefix: string, tokens: It
 /**
  * Receives a link's features one occurrence at a time, in the order `linkFeatures` enters them:
  * the feature is `prefix + value` (`a:` / `c:` / `u:` + a token, `lex:` + `anchor` / `context`,
- * `d:` + a directory). Version 1 counts repeated occurrences, version 2 keeps one.
+ * `d:` + a directory). Version 1 counts repeated occurrences, version 2 keeps one. `id`: the
+ * token's id when the tokenizer gave one (`TokenEmit`), the same feature either way.
  */
-export type FeatureEmit = (prefix: string, value: string) => void;
+export type FeatureEmit = (prefix: string, value: string, id?: number) => void;
 
 /** Checks the options' group and version, as every featurisation does before its first feature. */
 function checkOptions(options: FeatureOptions): { group: 1 | 2; version: 1 | 2 } {

@@ -31,13 +31,15 @@
  * `RUN_CACHE_MAX_LENGTH` characters, at most `DEFAULT_RUN_CACHE_BYTES` of heap). This changes no
  * token: the runs are cut one by one either way, and `cut` is a pure function of its run. On
  * never-seen contexts, jieba's `cut` had been a third of the Worker's scoring time (issue 14's
- * profile).
+ * profile). A cached run's pieces are interned (`token-ids.ts`): one string per distinct piece,
+ * and an id that `eachToken` hands on with it, so a feature list finds the piece's slot by id.
  */
 import { LruCache } from './lru-cache.ts';
 import { normalizeText } from './normal-form.ts';
 import { ownString } from './own-string.ts';
 import { scanRuns, type RunSink } from './scan-runs.ts';
 import { SightingFilter } from './sighting-filter.ts';
+import { TokenIds } from './token-ids.ts';
 import type { ChineseCutter, TokenEmit, Tokenizer } from './types.ts';
 
 export interface TokenizerOptions {
@@ -119,6 +121,20 @@ export const DEFAULT_RUN_CACHE_BYTES = 4 * 2 ** 20;
 /** NFKC, then lower case: the one normal form of tokens and of lexicon matching (`normal-form.ts`). */
 export { normalizeText };
 
+/**
+ * A cached Han run's kept pieces, interned, with their ids (`token-ids.ts`): what `eachToken`
+ * hands on with each piece, so that a feature list finds the piece's slot by its id.
+ */
+interface RunPieces {
+  readonly tokens: readonly string[];
+  readonly ids: readonly number[];
+}
+
+/** A run's weight in the run cache: its text and pieces (`tokenCacheEntryBytes`), 8 bytes an id and the entry's object. */
+function runPiecesBytes(run: string, pieces: RunPieces): number {
+  return tokenCacheEntryBytes(run, pieces.tokens) + 8 * pieces.ids.length + 32;
+}
+
 /** A token must hold at least one letter or digit (drops anything a cutter returns as punctuation). */
 const HAS_WORD_CHAR = /[\p{L}\p{N}]/u;
 
@@ -132,19 +148,23 @@ export function createTokenizer(options: TokenizerOptions): CachingTokenizer {
   });
   const cacheMaxLength = options.cacheMaxLength ?? DEFAULT_TOKEN_CACHE_MAX_LENGTH;
   const doorkeeper = options.cacheAdmission === 'second' ? new SightingFilter(ADMISSION_SLOTS) : undefined;
-  const runCache = new LruCache<string, readonly string[]>(options.runCacheSize ?? (options.cacheSize === 0 ? 0 : DEFAULT_RUN_CACHE_SIZE), {
+  const runCache = new LruCache<string, RunPieces>(options.runCacheSize ?? (options.cacheSize === 0 ? 0 : DEFAULT_RUN_CACHE_SIZE), {
     maxWeight: options.runCacheBytes ?? DEFAULT_RUN_CACHE_BYTES,
-    weigh: tokenCacheEntryBytes,
+    weigh: runPiecesBytes,
   });
+  const tokenIds = new TokenIds();
 
   const keep = (token: string): boolean => HAS_WORD_CHAR.test(token) && !stopwords.has(token);
 
-  /** jieba's pieces of one Han run that are kept as tokens, from the run cache when there. */
-  function piecesOf(han: string): readonly string[] {
+  /** jieba's pieces of one Han run that are kept as tokens, with their ids, from the run cache when there. */
+  function piecesOf(han: string): RunPieces | readonly string[] {
     if (han.length > RUN_CACHE_MAX_LENGTH) return cut(han).filter(keep);
     let pieces = runCache.get(han);
     if (pieces === undefined) {
-      pieces = cut(han).filter(keep);
+      const tokens = cut(han).filter(keep);
+      const ids: number[] = new Array<number>(tokens.length).fill(0);
+      tokenIds.intern(tokens, ids);
+      pieces = { tokens, ids };
       runCache.set(ownString(han), pieces); // the run is a slice of the text: see ownString
     }
     return pieces;
@@ -159,7 +179,12 @@ export function createTokenizer(options: TokenizerOptions): CachingTokenizer {
   const sink: RunSink = {
     han(run) {
       const pieces = piecesOf(run);
-      for (let i = 0; i < pieces.length; i++) streamEmit(streamPrefix, pieces[i]!);
+      if (Array.isArray(pieces)) {
+        for (let i = 0; i < pieces.length; i++) streamEmit(streamPrefix, pieces[i]!);
+        return;
+      }
+      const { tokens, ids } = pieces as RunPieces;
+      for (let i = 0; i < tokens.length; i++) streamEmit(streamPrefix, tokens[i]!, ids[i]!);
     },
     word(word, hasLetterOrDigit) {
       // A slice of the text: its own string (jieba's pieces are new strings already).

@@ -26,8 +26,13 @@ export interface Tokenizer {
   eachToken?(text: string, prefix: string, emit: TokenEmit): void;
 }
 
-/** Receives tokens one at a time with the caller's `prefix` (a feature namespace, `a:` / `c:`). */
-export type TokenEmit = (prefix: string, token: string) => void;
+/**
+ * Receives tokens one at a time with the caller's `prefix` (a feature namespace, `a:` / `c:`).
+ * `id`, when given, is the token's id (`TokenIds`): whoever keeps something per token may find it
+ * by the id instead of hashing the string. Ids are never reused, in any tokenizer, so an id names
+ * one token text for good; a token may have several ids over time, or none.
+ */
+export type TokenEmit = (prefix: string, token: string, id?: number) => void;
 
 /** `tokenizer`'s tokens of `text` to read, not to keep or change: no copy where it can spare one. */
 export function readTokens(tokenizer: Tokenizer, text: string): readonly string[] {

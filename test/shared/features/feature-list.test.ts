@@ -86,6 +86,59 @@ describe('FeatureList', () => {
   });
 });
 
+describe('FeatureList: tokens found by id', () => {
+  it('takes two ids that share a place for their own features, link after link', () => {
+    // One place (idSlots 1): each id finds the slot of the other there, and must not take it.
+    const list = new FeatureList(19_000, 0, 1);
+    for (let round = 0; round < 3; round++) {
+      list.begin(true);
+      list.emit('a:', '股票', 7);
+      list.emit('a:', '基金', 9);
+      list.emit('c:', '股票', 7);
+      list.emit('a:', '股票', 7);
+      expect(listed(list)).toEqual([['a:股票', 2], ['a:基金', 1], ['c:股票', 1]]);
+      for (let j = 0; j < list.length; j++) expect(list.memos[j]!.name).toBe(list.names[j]);
+    }
+  });
+
+  it('finds a feature whatever id or none it comes with', () => {
+    // After a token table starts again, a text comes with a new id; a cached text's tokens come with none.
+    const list = new FeatureList(19_000, 0, 4);
+    const slots = [];
+    for (const id of [3, undefined, 11, 3, 1_000_003]) {
+      list.begin(true);
+      list.emit('c:', '行情', id);
+      expect(listed(list)).toEqual([['c:行情', 1]]);
+      slots.push(list.memos[0]);
+    }
+    expect(new Set(slots).size).toBe(1);
+  });
+
+  it('lists what linkFeatures gives over random Han links, through places shared by many ids', () => {
+    // The tokenizer hands its cached runs' pieces with ids; few places, so they are shared and taken in turns.
+    const random = seededRandom(53);
+    const chars = [...'股票基金行情软件包安装网络应用客户端列表母版备注扫描上一页下一页部分数据库'];
+    const run = () => Array.from({ length: 1 + Math.floor(random() * 6) }, () => chars[Math.floor(random() * chars.length)]).join('');
+    const text = (n: number) => Array.from({ length: n }, run).join(' ');
+    for (const [maxNames, slots, idSlots] of [[19_000, 2 ** 16, 2], [40, 16, 8], [19_000, 0, 1]] as const) {
+      for (const options of variants) {
+        const list = new FeatureList(maxNames, slots, idSlots);
+        for (let i = 0; i < 200; i++) {
+          const link: LinkContext = { url: `https://example.org/${i}.html`, pageUrl: 'https://example.org/', anchor: text(1 + Math.floor(random() * 3)), before: text(Math.floor(random() * 5)), after: text(Math.floor(random() * 5)) };
+          list.begin(options.version === 1);
+          emitLinkFeatures(link, tokenizer, options, list.emit);
+          expect(listed(list)).toEqual([...linkFeatures(link, tokenizer, options)]);
+          for (let j = 0; j < list.length; j++) if (list.memos[j] !== undefined) expect(list.memos[j]!.name).toBe(list.names[j]);
+        }
+      }
+    }
+  });
+
+  it('checks its places by id', () => {
+    expect(() => new FeatureList(19_000, 2 ** 16, 3)).toThrow(RangeError);
+  });
+});
+
 describe('FeatureList: a feature is kept from its second sighting on', () => {
   it('lists a first sighting without a slot, and gives it one when it comes again', () => {
     const list = new FeatureList();

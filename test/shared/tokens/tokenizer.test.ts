@@ -257,6 +257,23 @@ describe('eachToken', () => {
     expect(walked(tokenizer, '今日要闻')).toEqual(tokenizer.tokenize('今日要闻').map((token) => `c:${token}`));
   });
 
+  it('hands a Han piece from the run cache with its id: one id per piece text, none for other tokens', () => {
+    const tokenizer = createTokenizer({ cut: nodeChineseCutter, cacheAdmission: 'second' });
+    const idsOf = new Map<string, Set<number>>();
+    const textOf = new Map<number, string>();
+    for (const text of ['股票基金 node.js', '今天股票 abc', '股票基金', '中'.repeat(40), '基金']) {
+      tokenizer.eachToken!(text, 'c:', (_prefix, token, id) => {
+        if (id === undefined) return;
+        (idsOf.get(token) ?? idsOf.set(token, new Set()).get(token)!).add(id);
+        expect(textOf.get(id) ?? token).toBe(token);
+        textOf.set(id, token);
+      });
+    }
+    // The same piece text has the same id in every run it came from; words and runs too long to cache have none.
+    expect([...idsOf.keys()].sort()).toEqual(['今天', '基金', '股票']);
+    for (const ids of idsOf.values()) expect(ids.size).toBe(1);
+  });
+
   it('lets the callback tokenize other texts meanwhile', () => {
     const tokenizer = createTokenizer({ cut: nodeChineseCutter, cacheAdmission: 'second' });
     const out: string[] = [];
