@@ -50,6 +50,16 @@ function pageHost(pageUrl: string): string {
   return lastPage.host;
 }
 
+/**
+ * `pageUrl` as the one string kept for the page whose host was last asked (`pageHost`): every
+ * link of a page the worker is handed carries its own copy of the page's URL (a structured
+ * clone makes one per link), and a memory of 50,000 links kept one each (issue 14's worker
+ * profile: what a page's sightings leave in the heap is what its young-generation GCs copy).
+ */
+function pageUrlKept(pageUrl: string): string {
+  return pageUrl === lastPage.url ? lastPage.url : pageUrl;
+}
+
 /** White space that collapsing changes: a run of two or more, or one that is not a plain space. */
 const UNCOLLAPSED_SPACE = /\s\s|[^\S ]/u;
 
@@ -95,10 +105,10 @@ export class TemplateLinks {
     const key = templateKey(link);
     const pages = this.#pages.get(key); // most recently seen now
     if (pages === undefined) {
-      this.#pages.set(key, [link.pageUrl]); // the least recently seen goes when full
+      this.#pages.set(key, [pageUrlKept(link.pageUrl)]); // the least recently seen goes when full
       return false; // one page, and `minPages` is at least 2
     }
-    if (pages.length < this.minPages && !pages.includes(link.pageUrl)) pages.push(link.pageUrl);
+    if (pages.length < this.minPages && !pages.includes(link.pageUrl)) pages.push(pageUrlKept(link.pageUrl));
     return pages.length >= this.minPages;
   }
 
