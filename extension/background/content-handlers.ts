@@ -11,7 +11,7 @@ import { isExcluded, TOPIC_DEFAULTS } from '../storage/validate.ts';
 import { carriesToken, isCompanionPage } from '../companion-client/companion-pages.ts';
 import { passiveExamples } from './passive-labels.ts';
 import type { ContentHandlers } from './router.ts';
-import type { BackgroundServices } from './services.ts';
+import { publishPageSettings, type BackgroundServices } from './services.ts';
 
 /** The most links one batch may carry, whatever the page claims. */
 export const MAX_BATCH = 1000;
@@ -48,6 +48,9 @@ export function createContentHandlers(services: BackgroundServices): ContentHand
 
   return {
     async 'page/settings'(_message, origin) {
+      // Asked when the content script found no settings published (a new install, storage
+      // cleared) or on a refresh: publish them, so the next pages need not ask.
+      publishPageSettings(services).catch((error: unknown) => console.error('LinkScent: publishing the page settings failed', error));
       const { topic, current } = await enabledTopic(origin.url);
       if (topic === null) await badge.set(origin.tabId, null);
       return { enabled: topic !== null, window: topic?.window ?? TOPIC_DEFAULTS.window, maxLinks: current.maxLinksPerPage };

@@ -13,7 +13,7 @@
  * refresh or clear bumps it, and an older run stops at its next checkpoint.
  */
 import type { BackgroundToContent, BackgroundToContentReplies } from '../messages/background-to-content.ts';
-import type { ContentToBackgroundReplies } from '../messages/content-to-background.ts';
+import type { PageSettings } from '../messages/page-settings.ts';
 import type { SentLink } from '../messages/page-links.ts';
 import type { LinkContext } from '../../shared/contexts/types.ts';
 import type { ContentSend } from '../messages/send.ts';
@@ -41,6 +41,13 @@ export interface SessionEnv {
    */
   requestSoon?: RequestIdle;
   requestFrame: RequestFrame;
+  /**
+   * The page's settings as the background published them for content scripts
+   * (messages/page-settings.ts), or null when it has not: the first run takes them from here
+   * rather than asking 'page/settings', so its first links need not wait for a round trip to
+   * the background. A refresh always asks (it comes because something changed). Default none.
+   */
+  publishedSettings?: () => Promise<PageSettings | null>;
   /** The page's current URL (a single-page app changes it without a reload). */
   pageUrl: () => string;
   viewport: () => Viewport;
@@ -75,7 +82,6 @@ export interface SessionOptions {
   paintPerFrame?: number;
 }
 
-type PageSettings = ContentToBackgroundReplies['page/settings'];
 
 export class PageSession {
   readonly registry = new LinkRegistry();
@@ -84,6 +90,8 @@ export class PageSession {
   readonly #tooltip: Tooltip;
   readonly #paints: PaintQueue;
   #settings: PageSettings | null = null;
+  /** The first run may take the published settings (`SessionEnv.publishedSettings`). */
+  #firstRun = true;
   #generation = 0;
   #chain: Promise<void> = Promise.resolve();
   #stopWatching: (() => void) | undefined;
@@ -114,7 +122,7 @@ export class PageSession {
    * Starts (or restarts, on refresh) the page: settings, then every link.
    *
    * Started while the page is still being parsed (index.ts runs at document_start), the
-   * settings are asked for meanwhile, so they are there when the page is. A page opened at its
+   * settings are read (published, else asked for) meanwhile, so they are there when the page is. A page opened at its
    * top then sends its links in page order as the walk finalizes them (`#streamLinks`). A URL
    * with a fragment (opened further down), a refresh or a script injected late extracts the
    * whole page in `requestSoon` slices and sends its links ranked visible first (which needs the
@@ -123,8 +131,10 @@ export class PageSession {
   start(): Promise<void> {
     const generation = ++this.#generation;
     const parsing = this.#env.doc.readyState === 'loading';
+    const published = this.#firstRun ? this.#env.publishedSettings : undefined;
+    this.#firstRun = false;
     return this.#enqueue(async () => {
-      const settings = await this.#env.send({ type: 'page/settings', pageUrl: this.#env.pageUrl() });
+      const settings = (await published?.().catch(() => null)) ?? (await this.#env.send({ type: 'page/settings', pageUrl: this.#env.pageUrl() }));
       if (generation !== this.#generation) return;
       this.#settings = settings;
       if (!settings.enabled) {

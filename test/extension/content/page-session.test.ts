@@ -272,6 +272,35 @@ describe('PageSession', () => {
     expect(h.linkMessages()).toHaveLength(1);
   });
 
+  it('starts from the published settings without asking the background, and asks on a refresh', async () => {
+    buildPage(6);
+    // The fake background would say "off": the published settings, which say "on", are used.
+    const h = (current = harness({ enabled: false }, {}, answerAtOnce, { publishedSettings: async () => ({ enabled: true, window: 80, maxLinks: 5000 }) }));
+    await h.session.start();
+    expect(h.browser.sent.map((m) => m['type'])).not.toContain('page/settings');
+    expect(h.browser.sent[0]!['type']).toBe('page/links');
+    expect(sentLinks(h.browser)).toHaveLength(6);
+    expect(document.querySelectorAll(`[${LEVEL_ATTRIBUTE}]`)).toHaveLength(2);
+
+    // A refresh comes because something changed: the background is asked, and here says "off".
+    await h.session.handle({ type: 'verdicts/refresh' });
+    await vi.waitFor(() => expect(h.browser.sent.filter((m) => m['type'] === 'page/settings')).toHaveLength(1), { timeout: 2000, interval: 10 });
+    await vi.waitFor(() => expect(document.querySelectorAll(`[${LEVEL_ATTRIBUTE}]`)).toHaveLength(0), { timeout: 2000, interval: 10 });
+  });
+
+  it('honours published settings that say the site is off, and asks when none are published', async () => {
+    buildPage(4);
+    const off = (current = harness({ enabled: true }, {}, answerAtOnce, { publishedSettings: async () => ({ enabled: false, window: 80, maxLinks: 5000 }) }));
+    await off.session.start();
+    expect(off.browser.sent).toEqual([]);
+    off.session.destroy();
+
+    const none = (current = harness({ enabled: true }, {}, answerAtOnce, { publishedSettings: async () => null }));
+    await none.session.start();
+    expect(none.browser.sent[0]).toEqual({ type: 'page/settings', pageUrl });
+    expect(sentLinks(none.browser)).toHaveLength(4);
+  });
+
   it('answers refresh (again, same refs), summary and clear', async () => {
     buildPage(6);
     const h = (current = harness({ enabled: true }));
