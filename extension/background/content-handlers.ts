@@ -5,7 +5,7 @@
  */
 import type { LinkContext } from '../../shared/contexts/types.ts';
 import { normalizeUrl, urlHost } from '../../shared/urls/normalize-url.ts';
-import type { PageLink } from '../messages/page-links.ts';
+import type { LinkVerdict, PageLink, PageVerdict } from '../messages/page-links.ts';
 import { topicNamedIn } from '../storage/stores.ts';
 import { isExcluded, TOPIC_DEFAULTS } from '../storage/validate.ts';
 import { carriesToken, isCompanionPage } from '../companion-client/companion-pages.ts';
@@ -25,6 +25,11 @@ export function cleanLink(link: unknown, pageUrl: string): PageLink | null {
   if (typeof url !== 'string' || !/^https?:\/\//.test(url) || url.length > 4096) return null;
   const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, MAX_TEXT) : '');
   return { ref, url, pageUrl, anchor: text(anchor), before: text(before), after: text(after) };
+}
+
+/** The verdicts as a page gets them: all but `top`, which 'link/explain' brings on hover. */
+export function withoutExplanations(verdicts: readonly LinkVerdict[]): PageVerdict[] {
+  return verdicts.map(({ top: _top, ...verdict }) => verdict);
 }
 
 function hostOf(url: string): string {
@@ -75,7 +80,18 @@ export function createContentHandlers(services: BackgroundServices): ContentHand
       const verdicts = worker.call('scoreLinks', (remote) => remote.scoreLinks(topic, links));
       const learned = worker.call('observe', (remote) => remote.observe(topic, examples, page));
       learned.catch((error: unknown) => console.error('LinkScent: learning from a page failed', error));
-      return { verdicts: await verdicts };
+      return { verdicts: withoutExplanations(await verdicts) };
+    },
+
+    async 'link/explain'(message, origin) {
+      const pageUrl = normalizeUrl(origin.url, origin.url) ?? origin.url;
+      const { topic, token } = await enabledTopic(pageUrl);
+      const link = cleanLink(message.link, pageUrl);
+      if (topic === null || link === null || carriesToken(link.url, token)) return { top: [] };
+      // The link as the page sent it in 'page/links', scored as it was then (nothing is learned
+      // from it): the same model gives the same features.
+      const [verdict] = await worker.call('scoreLinks', (remote) => remote.scoreLinks(topic, [link]));
+      return { top: verdict?.top ?? [] };
     },
 
     async 'page/count'(message, origin) {

@@ -14,7 +14,7 @@
  */
 import type { BackgroundToContent, BackgroundToContentReplies } from '../messages/background-to-content.ts';
 import type { PageSettings } from '../messages/page-settings.ts';
-import type { SentLink } from '../messages/page-links.ts';
+import type { LinkVerdict, PageVerdict, SentLink } from '../messages/page-links.ts';
 import type { LinkContext } from '../../shared/contexts/types.ts';
 import type { ContentSend } from '../messages/send.ts';
 import type { Translate } from '../ui/i18n.ts';
@@ -22,7 +22,7 @@ import { watchAddedLinks } from './added-links.ts';
 import { documentParsed, PARSED_CHECK_MS } from './dom-ready.ts';
 import { BatchSender } from './batch-sender.ts';
 import { extractionSteps, leadingLinks, leadingLinksSoFar, streamingExtractionSteps, TOO_FAR, type ExtractedLink } from './extract-links.ts';
-import { attachHover } from './hover.ts';
+import { attachHover, HOVER_DELAY_MS } from './hover.ts';
 import { CANCELLED, DEFAULT_IDLE_BUDGET_MS, runWhenIdle, type RequestIdle } from './idle.ts';
 import { LinkRegistry } from './link-registry.ts';
 import { clearHighlights, type RequestFrame } from './paint.ts';
@@ -90,6 +90,8 @@ export class PageSession {
   readonly #tooltip: Tooltip;
   readonly #paints: PaintQueue;
   #settings: PageSettings | null = null;
+  /** The contexts of the links lit, as sent: their explanations are asked for on hover. */
+  readonly #litContexts = new Map<number, SentLink>();
   /** The first run may take the published settings (`SessionEnv.publishedSettings`). */
   #firstRun = true;
   #generation = 0;
@@ -250,6 +252,7 @@ export class PageSession {
   /** Removes every highlight and stops work until the next `start`. */
   clear(): void {
     this.#generation++;
+    this.#litContexts.clear();
     this.#stop();
     clearHighlights(this.#env.doc, this.registry);
   }
@@ -370,6 +373,7 @@ export class PageSession {
     const pageUrl = this.#env.pageUrl();
     const reply = await this.#env.send({ type: 'page/links', pageUrl, ...(first ? { title: this.#env.doc.title } : {}), links: batch, first });
     if (!current()) return;
+    this.#keepLitContexts(batch, reply.verdicts);
     // The page's first verdicts while it is still being parsed: painted at once (paintNow).
     const now = first && this.#env.doc.readyState === 'loading';
     painted.push(
@@ -381,6 +385,28 @@ export class PageSession {
         this.#env.send({ type: 'page/count', pageUrl, onTopic, total }).catch(() => undefined);
       }),
     );
+  }
+
+  /** Keeps the contexts of the links `verdicts` light (and forgets those they no longer do). */
+  #keepLitContexts(batch: readonly SentLink[], verdicts: readonly PageVerdict[]): void {
+    let byRef: Map<number, SentLink> | undefined;
+    for (const verdict of verdicts) {
+      if (verdict.level === 0) {
+        this.#litContexts.delete(verdict.ref);
+        continue;
+      }
+      byRef ??= new Map(batch.map((link) => [link.ref, link]));
+      const link = byRef.get(verdict.ref);
+      if (link !== undefined) this.#litContexts.set(verdict.ref, link);
+    }
+  }
+
+  /** A lit link's features, scored again from the context it was sent with ('link/explain'). */
+  async #explain(element: Element): Promise<LinkVerdict['top'] | null> {
+    const ref = this.registry.refOf(element);
+    const link = ref === undefined ? undefined : this.#litContexts.get(ref);
+    if (link === undefined) return null;
+    return (await this.#env.send({ type: 'link/explain', pageUrl: this.#env.pageUrl(), link })).top;
   }
 
   /** The page's first links in page order, before any layout (see `start`). */
@@ -402,7 +428,7 @@ export class PageSession {
 
   #watch(): void {
     const { doc } = this.#env;
-    this.#stopHover ??= attachHover(doc, this.registry, this.#tooltip);
+    this.#stopHover ??= attachHover(doc, this.registry, this.#tooltip, HOVER_DELAY_MS, (link) => this.#explain(link));
     if (this.#stopWatching !== undefined || doc.documentElement === null) return;
     this.#stopWatching = watchAddedLinks(
       doc.documentElement,

@@ -186,6 +186,13 @@ describe.skipIf(skipReason !== null)('extension end to end (Chromium)', () => {
     }
   });
 
+  it('explains a lit link when the pointer rests on it (the explanation is fetched then)', async () => {
+    await testPage.bringToFront();
+    await testPage.hover('#on-list a >> nth=0');
+    await expect.poll(() => testPage.locator('linkscent-tip[data-open]').count(), { timeout: 15_000 }).toBe(1);
+    await testPage.mouse.move(0, 0);
+  });
+
   it('marks the first links of a page while the page is still being loaded', async () => {
     const slow = await context.newPage();
     try {

@@ -160,6 +160,29 @@ describe('background handlers', () => {
     expect(JSON.stringify(published)).not.toContain(token);
   });
 
+  it('answers a batch without explanations, and explains a lit link on hover with the features it was scored with', async () => {
+    const topic = await createTopic();
+    const content = createContentHandlers(services);
+    await content['page/links']({ type: 'page/links', pageUrl: PAGE, title: 'Portal', links: hubLinks(), first: true }, origin);
+    await Promise.allSettled(calls.splice(0));
+    // Another page's links, which no pattern labels: the model gives every verdict, and learns nothing from them.
+    const other = { tabId: 2, url: 'https://news.example.com/today' };
+    const links = hubLinks().map((link, i) => ({ ...link, url: `https://news.example.com/story/${i}`, pageUrl: other.url }));
+    const computed = await engine.scoreLinks(topic, links);
+    const reply = await content['page/links']({ type: 'page/links', pageUrl: other.url, links: links.map(({ pageUrl: _p, ...sent }) => sent), first: true }, other);
+    expect(reply.verdicts).toEqual(computed.map(({ top: _top, ...verdict }) => verdict));
+    expect(reply.verdicts.some((verdict) => 'top' in verdict)).toBe(false);
+    const lit = computed.filter((verdict) => verdict.level > 0);
+    expect(lit.length).toBeGreaterThan(0);
+    expect(lit.every((verdict) => verdict.top.length > 0)).toBe(true);
+    for (const verdict of lit) {
+      const { pageUrl: _p, ...link } = links.find((l) => l.ref === verdict.ref)!;
+      expect(await content['link/explain']({ type: 'link/explain', pageUrl: other.url, link }, other)).toEqual({ top: verdict.top });
+    }
+    // A link the page made up, or one that carries nothing usable, gets no explanation.
+    expect(await content['link/explain']({ type: 'link/explain', pageUrl: other.url, link: { ref: 1, url: 'javascript:alert(1)', anchor: '', before: '', after: '' } }, other)).toEqual({ top: [] });
+  });
+
   it('makes the first topic active and asks every tab to refresh', async () => {
     const topic = await createTopic();
     const ui = createUiHandlers(services);

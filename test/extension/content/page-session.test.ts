@@ -38,6 +38,7 @@ function harness(settings: { enabled: boolean; window?: number; maxLinks?: numbe
     'page/settings': { window: 80, maxLinks: 5000, ...settings },
     'page/links': pageLinks,
     'page/count': { ok: true },
+    'link/explain': (message: Record<string, unknown>) => ({ top: judge(message['link'] as PageLink).top }),
   });
   let frames = 0;
   const session = new PageSession(
@@ -299,6 +300,20 @@ describe('PageSession', () => {
     await none.session.start();
     expect(none.browser.sent[0]).toEqual({ type: 'page/settings', pageUrl });
     expect(sentLinks(none.browser)).toHaveLength(4);
+  });
+
+  it("asks for a lit link's explanation on hover with the context it sent, and shows it", async () => {
+    buildPage(6);
+    const bare: PageLinksHandler = (message) => ({ verdicts: (message['links'] as PageLink[]).map((link) => ({ ...judge(link), top: undefined })) });
+    const h = (current = harness({ enabled: true }, {}, bare));
+    await h.session.start();
+    const lit = document.querySelector(`[${LEVEL_ATTRIBUTE}]`)!;
+    lit.dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
+    await vi.waitFor(() => expect(h.browser.sent.filter((m) => m['type'] === 'link/explain')).toHaveLength(1), { timeout: 2000, interval: 10 });
+    const asked = h.browser.sent.find((m) => m['type'] === 'link/explain')!;
+    const sent = sentLinks(h.browser).find((link) => link.anchor === lit.textContent)!;
+    expect(asked).toEqual({ type: 'link/explain', pageUrl, link: sent });
+    await vi.waitFor(() => expect(document.querySelector('linkscent-tip')?.hasAttribute('data-open')).toBe(true), { timeout: 2000, interval: 10 });
   });
 
   it('answers refresh (again, same refs), summary and clear', async () => {
