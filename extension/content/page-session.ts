@@ -19,7 +19,7 @@ import type { LinkContext } from '../../shared/contexts/types.ts';
 import type { ContentSend } from '../messages/send.ts';
 import type { Translate } from '../ui/i18n.ts';
 import { watchAddedLinks } from './added-links.ts';
-import { documentParsed, PARSED_CHECK_MS } from './dom-ready.ts';
+import { documentParsed } from './dom-ready.ts';
 import { BatchSender } from './batch-sender.ts';
 import { extractionSteps, leadingLinks, leadingLinksSoFar, streamingExtractionSteps, TOO_FAR, type ExtractedLink } from './extract-links.ts';
 import { attachHover, HOVER_DELAY_MS } from './hover.ts';
@@ -29,6 +29,19 @@ import { clearHighlights, type RequestFrame } from './paint.ts';
 import { DEFAULT_PAINT_PER_FRAME, PaintQueue } from './paint-queue.ts';
 import { Tooltip } from './tooltip.ts';
 import { visibleFirst, type Viewport } from './visibility.ts';
+
+/**
+ * Milliseconds between two looks for the page's first links while it is parsed and holds fewer
+ * than three. Short, because what it races is the page's first frame: the parser builds a page
+ * in chunks of about 10 ms, and a frame of the whole page so far (200–260 ms of layout on the
+ * bench's 5,000-link page) may follow any chunk; a look that falls after that frame sends the
+ * first links that much later. With the settings published (page-settings.ts) they are there
+ * before the parser has built any link, and at 10 ms the first look after the first links came
+ * behind that frame in most runs (first batch at 230–550 ms against 64–120 ms when the settings
+ * came by a round trip, issue 14's traces). A look while nothing is parsed is a walk of a few
+ * nodes; timers nest to 4 ms in Chromium.
+ */
+export const LEADING_CHECK_MS = 1;
 
 export interface SessionEnv {
   doc: Document;
@@ -213,7 +226,7 @@ export class PageSession {
 
   /**
    * The page's first links in page order (`leadingLinks`): from what the parser has built so
-   * far as soon as it holds some (`leadingLinksSoFar`, checked every `PARSED_CHECK_MS`), else
+   * far as soon as it holds some (`leadingLinksSoFar`, checked every `LEADING_CHECK_MS`), else
    * from the parsed page (a page with fewer links, or whose first links are far in).
    */
   async #leadWhileParsing(generation: number): Promise<ExtractedLink[] | typeof CANCELLED> {
@@ -228,7 +241,7 @@ export class PageSession {
       } else if (lead !== null) {
         return lead;
       } else {
-        await new Promise((resolve) => setTimeout(resolve, PARSED_CHECK_MS));
+        await new Promise((resolve) => setTimeout(resolve, LEADING_CHECK_MS));
       }
     }
   }
