@@ -9,7 +9,8 @@
  *   gecko id to keep its IndexedDB across restarts.
  *
  * Permissions are the minimum the features need: `contextMenus` (mark a link), `activeTab`
- * (the popup reads the current tab's URL), `offscreen` (Chromium only). Content scripts run on
+ * (the popup reads the current tab's URL), `storage` (the settings a content script reads as it
+ * starts, extension/messages/page-settings.ts; no install warning), `offscreen` (Chromium only). Content scripts run on
  * http(s) pages through `content_scripts.matches`, which needs no host permission of its own.
  * The one host permission is loopback over http (`COMPANION_ORIGINS`): the background calls the
  * companion's service on 127.0.0.1, which sends no CORS headers (docs/service-api.md); no port
@@ -60,7 +61,7 @@ export function createManifest({ target, contentCss }: ManifestOptions) {
     background: firefox
       ? { scripts: [ENTRIES.background], type: 'module' as const }
       : { service_worker: ENTRIES.background, type: 'module' as const },
-    permissions: firefox ? ['contextMenus', 'activeTab'] : ['contextMenus', 'activeTab', 'offscreen'],
+    permissions: firefox ? ['contextMenus', 'activeTab', 'storage'] : ['contextMenus', 'activeTab', 'storage', 'offscreen'],
     host_permissions: [...COMPANION_ORIGINS],
     content_scripts: [
       {

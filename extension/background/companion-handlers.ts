@@ -15,7 +15,7 @@ import type { CompanionFailure, CrawlProblem, CrawlView } from '../messages/view
 import { activeTopic } from '../storage/stores.ts';
 import { CRAWL_CHOICE_DEFAULTS, validateCrawlChoice, validatePairing } from '../storage/validate.ts';
 import type { UiHandlers } from './router.ts';
-import { refreshAllTabs, type BackgroundServices } from './services.ts';
+import { publishPageSettings, refreshAllTabs, type BackgroundServices } from './services.ts';
 
 /** Limits of a crawl started from the popup when the user chose none (`CRAWL_CHOICE_DEFAULTS` says why). */
 export const CRAWL_FROM_HERE: Pick<CrawlRequest, 'maxPages' | 'maxDepth'> = { maxPages: CRAWL_CHOICE_DEFAULTS.maxPages, maxDepth: CRAWL_CHOICE_DEFAULTS.maxDepth };
@@ -74,6 +74,8 @@ export function createCompanionHandlers(services: BackgroundServices): Companion
       // A new port or token may be another companion, which does not know the last crawl.
       const changed = before.port !== checked.value.port || before.token !== checked.value.token;
       await companion.put({ ...checked.value, ...(changed ? { lastCrawl: null } : {}) });
+      // Content scripts leave the companion's pages alone by its port.
+      if (before.port !== checked.value.port) await publishPageSettings(services);
       if (checked.value.token === '') return { ok: true, status: null };
       try {
         return { ok: true, status: await statusOf(clientOf(checked.value)) };
@@ -165,7 +167,7 @@ export function createCompanionHandlers(services: BackgroundServices): Companion
           return refusal('bad-labels', `The companion's labels file could not be merged: ${why}`, stored.port, why);
         }
         // New examples changed the model: pages re-score their links, as after any learning.
-        if (merged.added > 0) await refreshAllTabs(services.tabs);
+        if (merged.added > 0) await refreshAllTabs(services);
         return { ok: true, ...merged };
       } catch (error) {
         return failure(error, stored.port);

@@ -5,13 +5,13 @@
  */
 import type { LinkContext } from '../../shared/contexts/types.ts';
 import { normalizeUrl, urlHost } from '../../shared/urls/normalize-url.ts';
-import type { PageLink } from '../messages/page-links.ts';
+import type { LinkVerdict, PageLink, PageVerdict } from '../messages/page-links.ts';
 import { topicNamedIn } from '../storage/stores.ts';
 import { isExcluded, TOPIC_DEFAULTS } from '../storage/validate.ts';
 import { carriesToken, isCompanionPage } from '../companion-client/companion-pages.ts';
 import { passiveExamples } from './passive-labels.ts';
 import type { ContentHandlers } from './router.ts';
-import type { BackgroundServices } from './services.ts';
+import { publishPageSettings, type BackgroundServices } from './services.ts';
 
 /** The most links one batch may carry, whatever the page claims. */
 export const MAX_BATCH = 1000;
@@ -25,6 +25,11 @@ export function cleanLink(link: unknown, pageUrl: string): PageLink | null {
   if (typeof url !== 'string' || !/^https?:\/\//.test(url) || url.length > 4096) return null;
   const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, MAX_TEXT) : '');
   return { ref, url, pageUrl, anchor: text(anchor), before: text(before), after: text(after) };
+}
+
+/** The verdicts as a page gets them: all but `top`, which 'link/explain' brings on hover. */
+export function withoutExplanations(verdicts: readonly LinkVerdict[]): PageVerdict[] {
+  return verdicts.map(({ top: _top, ...verdict }) => verdict);
 }
 
 function hostOf(url: string): string {
@@ -48,6 +53,9 @@ export function createContentHandlers(services: BackgroundServices): ContentHand
 
   return {
     async 'page/settings'(_message, origin) {
+      // Asked when the content script found no settings published (a new install, storage
+      // cleared) or on a refresh: publish them, so the next pages need not ask.
+      publishPageSettings(services).catch((error: unknown) => console.error('LinkScent: publishing the page settings failed', error));
       const { topic, current } = await enabledTopic(origin.url);
       if (topic === null) await badge.set(origin.tabId, null);
       return { enabled: topic !== null, window: topic?.window ?? TOPIC_DEFAULTS.window, maxLinks: current.maxLinksPerPage };
@@ -72,7 +80,18 @@ export function createContentHandlers(services: BackgroundServices): ContentHand
       const verdicts = worker.call('scoreLinks', (remote) => remote.scoreLinks(topic, links));
       const learned = worker.call('observe', (remote) => remote.observe(topic, examples, page));
       learned.catch((error: unknown) => console.error('LinkScent: learning from a page failed', error));
-      return { verdicts: await verdicts };
+      return { verdicts: withoutExplanations(await verdicts) };
+    },
+
+    async 'link/explain'(message, origin) {
+      const pageUrl = normalizeUrl(origin.url, origin.url) ?? origin.url;
+      const { topic, token } = await enabledTopic(pageUrl);
+      const link = cleanLink(message.link, pageUrl);
+      if (topic === null || link === null || carriesToken(link.url, token)) return { top: [] };
+      // The link as the page sent it in 'page/links', scored as it was then (nothing is learned
+      // from it): the same model gives the same features.
+      const [verdict] = await worker.call('scoreLinks', (remote) => remote.scoreLinks(topic, [link]));
+      return { top: verdict?.top ?? [] };
     },
 
     async 'page/count'(message, origin) {

@@ -14,7 +14,8 @@ import { createDirectPortSource } from './direct-host.ts';
 import { labelOfMenuItem, markLink, MENU_IDS } from './link-marks.ts';
 import { createOffscreenPortSource } from './offscreen-host.ts';
 import { createRouter } from './router.ts';
-import { refreshAllTabs, type BackgroundServices } from './services.ts';
+import { publishPageSettings, refreshAllTabs, type BackgroundServices } from './services.ts';
+import { PAGE_SETTINGS_KEY } from '../messages/page-settings.ts';
 import { createUiHandlers } from './ui-handlers.ts';
 import { WorkerHost } from './worker-host.ts';
 
@@ -46,6 +47,11 @@ const services: BackgroundServices = {
       }
     },
   },
+  pageSettings: {
+    async publish(settings) {
+      await browser.storage.local.set({ [PAGE_SETTINGS_KEY]: settings });
+    },
+  },
   badge: {
     async set(tabId, count) {
       const text = count === null || count === 0 ? '' : count > 999 ? '999+' : String(count);
@@ -58,6 +64,10 @@ const services: BackgroundServices = {
     },
   },
 };
+
+// Each start of the background: what content scripts read at injection follows the database
+// (an update, or a profile whose storage.local was cleared).
+publishPageSettings(services).catch((error: unknown) => console.error('LinkScent: publishing the page settings failed', error));
 
 const route = createRouter({
   extensionId: browser.runtime.id,
@@ -109,6 +119,6 @@ browser.contextMenus.onClicked.addListener((info, tab) => {
     const click = { linkUrl: info.linkUrl!, pageUrl, ...(info.linkText ? { linkText: info.linkText } : {}) };
     await markLink(host, topic, click, label);
     // The mark shows wherever the link appears, so every open page re-scores, not this one only.
-    await refreshAllTabs(services.tabs);
+    await refreshAllTabs(services);
   })().catch((error: unknown) => console.error('LinkScent: marking the link failed', error));
 });

@@ -72,7 +72,7 @@ export function createUiHandlers(services: BackgroundServices): UiHandlers {
       await topics.put(topic);
       if ((await settings.get()).activeTopicId === null) await setActive(topic.id);
       if (before && needsRetrain(before, topic)) await worker.call('retrain', (remote) => remote.retrain(topic));
-      await refreshAllTabs(tabs);
+      await refreshAllTabs(services);
       return { ok: true, topic };
     },
 
@@ -80,14 +80,14 @@ export function createUiHandlers(services: BackgroundServices): UiHandlers {
       await topics.delete(topicId);
       await worker.call('dropTopic', (remote) => remote.dropTopic(topicId));
       if ((await settings.get()).activeTopicId === topicId) await setActive((await topics.list())[0]?.id ?? null);
-      await refreshAllTabs(tabs);
+      await refreshAllTabs(services);
       return { ok: true };
     },
 
     async 'topics/activate'({ topicId }) {
       if (!(await topics.get(topicId))) return { ok: false, error: 'That topic no longer exists.' };
       await setActive(topicId);
-      await refreshAllTabs(tabs);
+      await refreshAllTabs(services);
       return { ok: true };
     },
 
@@ -99,7 +99,7 @@ export function createUiHandlers(services: BackgroundServices): UiHandlers {
       const merged = mergeSettings(await settings.get(), patch);
       if (!merged.ok) return merged;
       await settings.put(merged.value);
-      await refreshAllTabs(tabs);
+      await refreshAllTabs(services);
       return { ok: true, settings: merged.value };
     },
 
@@ -138,7 +138,7 @@ export function createUiHandlers(services: BackgroundServices): UiHandlers {
       const { labeled } = await worker.call('labelTarget', (remote) => remote.labelTarget(topic, url, label, 'page'));
       // The page's links re-score, and so does every open page linking to it (the mark shows there).
       if (tabId !== undefined) await tabs.send(tabId, { type: 'verdicts/refresh' });
-      await refreshAllTabs(tabs, tabId);
+      await refreshAllTabs(services, tabId);
       return { ok: true, labeled };
     },
 
@@ -149,7 +149,7 @@ export function createUiHandlers(services: BackgroundServices): UiHandlers {
       const others = current.excludedSites.filter((s) => s !== site);
       const next = { ...current, excludedSites: enabled ? others : [...others, site] };
       await settings.put(next);
-      await refreshAllTabs(tabs);
+      await refreshAllTabs(services);
       return { ok: true, settings: next };
     },
 
@@ -172,7 +172,7 @@ export function createUiHandlers(services: BackgroundServices): UiHandlers {
           const { activeTopicId } = await settings.get();
           if (activeTopicId === null || !(await topics.get(activeTopicId))) await setActive((await topics.list())[0]?.id ?? null);
         }
-        await refreshAllTabs(tabs);
+        await refreshAllTabs(services);
         return { ok: true, ...result };
       } catch (error) {
         return failure(error);

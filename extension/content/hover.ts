@@ -5,6 +5,7 @@
  * of links, and links added later need nothing extra. All passive; the tooltip waits a moment
  * before it opens, so sweeping the pointer across a menu does not flash it.
  */
+import type { LinkVerdict } from '../messages/page-links.ts';
 import type { LinkRegistry } from './link-registry.ts';
 import { LEVEL_ATTRIBUTE } from './paint.ts';
 import type { Tooltip } from './tooltip.ts';
@@ -16,8 +17,18 @@ function markedLink(target: EventTarget | null): Element | null {
   return target instanceof Element ? target.closest(`[${LEVEL_ATTRIBUTE}]`) : null;
 }
 
-/** Wires hover and focus on `doc` to `tooltip`; returns `stop`. */
-export function attachHover(doc: Document, registry: LinkRegistry, tooltip: Tooltip, delayMs = HOVER_DELAY_MS): () => void {
+/**
+ * The features behind a marked link's verdict (the verdicts a page gets carry none, see
+ * `PageVerdict`), or null when they cannot be had.
+ */
+export type Explain = (link: Element) => Promise<LinkVerdict['top'] | null>;
+
+/**
+ * Wires hover and focus on `doc` to `tooltip`; returns `stop`. A verdict without its features
+ * gets them from `explain` first (kept with the verdict, so the next time shows at once), and
+ * the tooltip opens when they come, if the link is still the one pointed at.
+ */
+export function attachHover(doc: Document, registry: LinkRegistry, tooltip: Tooltip, delayMs = HOVER_DELAY_MS, explain?: Explain): () => void {
   let current: Element | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -27,7 +38,19 @@ export function attachHover(doc: Document, registry: LinkRegistry, tooltip: Tool
     clearTimeout(timer);
     const show = (): void => {
       const verdict = registry.verdictOf(link);
-      if (verdict !== undefined && verdict.level > 0 && link.isConnected) tooltip.show(link, verdict);
+      if (verdict === undefined || verdict.level === 0 || !link.isConnected) return;
+      if (verdict.top !== undefined || explain === undefined) {
+        tooltip.show(link, verdict);
+        return;
+      }
+      explain(link).then(
+        (top) => {
+          if (top === null) return;
+          verdict.top = top;
+          if (current === link && registry.verdictOf(link) === verdict && link.isConnected) tooltip.show(link, verdict);
+        },
+        () => undefined, // no explanation (the extension was reloaded): no tooltip
+      );
     };
     if (delay > 0) timer = setTimeout(show, delay);
     else show();

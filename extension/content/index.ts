@@ -1,6 +1,6 @@
 /**
  * Content script entry (manifest content_scripts, document_start, http and https pages): it
- * asks for its settings while the page loads, and starts on the DOM once it is parsed
+ * reads its settings (published by the background, else asked for) while the page loads, and starts on the DOM once it is parsed
  * (dom-ready.ts says why not later).
  *
  * The only file here that touches the real `browser`: everything else takes its dependencies as
@@ -9,6 +9,7 @@
  */
 import browser, { type Runtime } from 'webextension-polyfill';
 import type { BackgroundToContent } from '../messages/background-to-content.ts';
+import { PAGE_SETTINGS_KEY, pageSettingsFrom } from '../messages/page-settings.ts';
 import { createContentSender } from '../messages/send.ts';
 import { createTranslate } from '../ui/i18n.ts';
 import { idleRequester, promptRequester } from './idle.ts';
@@ -25,9 +26,17 @@ function isBackgroundMessage(message: unknown): message is BackgroundToContent {
   return typeof message === 'object' && message !== null && BACKGROUND_TYPES.has((message as { type?: unknown }).type as string);
 }
 
+// Asked for first thing: the settings the background published spare the page's first run a
+// round trip to the background (messages/page-settings.ts).
+const published = browser.storage.local.get(PAGE_SETTINGS_KEY).then(
+  (items) => pageSettingsFrom(items[PAGE_SETTINGS_KEY], location.href),
+  () => null,
+);
+
 const session = new PageSession({
   doc: document,
   send: createContentSender(browser.runtime),
+  publishedSettings: () => published,
   t: createTranslate(browser.i18n),
   requestIdle: idleRequester(window),
   requestSoon: promptRequester(window),

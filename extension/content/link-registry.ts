@@ -6,13 +6,13 @@
  * Elements are held through `WeakRef` so a single-page app that throws away a list does not
  * keep its nodes alive through us; verdicts sit in a `WeakMap` keyed by the element.
  */
-import type { Level, LinkVerdict } from '../messages/page-links.ts';
+import type { Level, PageVerdict } from '../messages/page-links.ts';
 import type { LinkElement } from './extract-links.ts';
 
 export class LinkRegistry {
   readonly #elements: WeakRef<LinkElement>[] = [];
   readonly #refs = new WeakMap<Element, number>();
-  readonly #verdicts = new WeakMap<Element, LinkVerdict>();
+  readonly #verdicts = new WeakMap<Element, PageVerdict>();
   /** Levels by ref, for the page's running totals without touching the DOM. */
   readonly #levels = new Map<number, Level>();
 
@@ -45,7 +45,7 @@ export class LinkRegistry {
   }
 
   /** Records a verdict for its element; returns the element, or undefined when it is gone. */
-  setVerdict(verdict: LinkVerdict): LinkElement | undefined {
+  setVerdict(verdict: PageVerdict): LinkElement | undefined {
     const element = this.element(verdict.ref);
     if (element === undefined) {
       this.#levels.delete(verdict.ref);
@@ -56,7 +56,7 @@ export class LinkRegistry {
     return element;
   }
 
-  verdictOf(element: Element): LinkVerdict | undefined {
+  verdictOf(element: Element): PageVerdict | undefined {
     return this.#verdicts.get(element);
   }
 

@@ -13,22 +13,35 @@
  * refresh or clear bumps it, and an older run stops at its next checkpoint.
  */
 import type { BackgroundToContent, BackgroundToContentReplies } from '../messages/background-to-content.ts';
-import type { ContentToBackgroundReplies } from '../messages/content-to-background.ts';
-import type { SentLink } from '../messages/page-links.ts';
+import type { PageSettings } from '../messages/page-settings.ts';
+import type { LinkVerdict, PageVerdict, SentLink } from '../messages/page-links.ts';
 import type { LinkContext } from '../../shared/contexts/types.ts';
 import type { ContentSend } from '../messages/send.ts';
 import type { Translate } from '../ui/i18n.ts';
 import { watchAddedLinks } from './added-links.ts';
-import { documentParsed, PARSED_CHECK_MS } from './dom-ready.ts';
+import { documentParsed } from './dom-ready.ts';
 import { BatchSender } from './batch-sender.ts';
 import { extractionSteps, leadingLinks, leadingLinksSoFar, streamingExtractionSteps, TOO_FAR, type ExtractedLink } from './extract-links.ts';
-import { attachHover } from './hover.ts';
+import { attachHover, HOVER_DELAY_MS } from './hover.ts';
 import { CANCELLED, DEFAULT_IDLE_BUDGET_MS, runWhenIdle, type RequestIdle } from './idle.ts';
 import { LinkRegistry } from './link-registry.ts';
 import { clearHighlights, type RequestFrame } from './paint.ts';
 import { DEFAULT_PAINT_PER_FRAME, PaintQueue } from './paint-queue.ts';
 import { Tooltip } from './tooltip.ts';
 import { visibleFirst, type Viewport } from './visibility.ts';
+
+/**
+ * Milliseconds between two looks for the page's first links while it is parsed and holds fewer
+ * than three. Short, because what it races is the page's first frame: the parser builds a page
+ * in chunks of about 10 ms, and a frame of the whole page so far (200–260 ms of layout on the
+ * bench's 5,000-link page) may follow any chunk; a look that falls after that frame sends the
+ * first links that much later. With the settings published (page-settings.ts) they are there
+ * before the parser has built any link, and at 10 ms the first look after the first links came
+ * behind that frame in most runs (first batch at 230–550 ms against 64–120 ms when the settings
+ * came by a round trip, issue 14's traces). A look while nothing is parsed is a walk of a few
+ * nodes; timers nest to 4 ms in Chromium.
+ */
+export const LEADING_CHECK_MS = 1;
 
 export interface SessionEnv {
   doc: Document;
@@ -41,6 +54,13 @@ export interface SessionEnv {
    */
   requestSoon?: RequestIdle;
   requestFrame: RequestFrame;
+  /**
+   * The page's settings as the background published them for content scripts
+   * (messages/page-settings.ts), or null when it has not: the first run takes them from here
+   * rather than asking 'page/settings', so its first links need not wait for a round trip to
+   * the background. A refresh always asks (it comes because something changed). Default none.
+   */
+  publishedSettings?: () => Promise<PageSettings | null>;
   /** The page's current URL (a single-page app changes it without a reload). */
   pageUrl: () => string;
   viewport: () => Viewport;
@@ -75,7 +95,6 @@ export interface SessionOptions {
   paintPerFrame?: number;
 }
 
-type PageSettings = ContentToBackgroundReplies['page/settings'];
 
 export class PageSession {
   readonly registry = new LinkRegistry();
@@ -84,6 +103,10 @@ export class PageSession {
   readonly #tooltip: Tooltip;
   readonly #paints: PaintQueue;
   #settings: PageSettings | null = null;
+  /** The contexts of the links lit, as sent: their explanations are asked for on hover. */
+  readonly #litContexts = new Map<number, SentLink>();
+  /** The first run may take the published settings (`SessionEnv.publishedSettings`). */
+  #firstRun = true;
   #generation = 0;
   #chain: Promise<void> = Promise.resolve();
   #stopWatching: (() => void) | undefined;
@@ -114,7 +137,7 @@ export class PageSession {
    * Starts (or restarts, on refresh) the page: settings, then every link.
    *
    * Started while the page is still being parsed (index.ts runs at document_start), the
-   * settings are asked for meanwhile, so they are there when the page is. A page opened at its
+   * settings are read (published, else asked for) meanwhile, so they are there when the page is. A page opened at its
    * top then sends its links in page order as the walk finalizes them (`#streamLinks`). A URL
    * with a fragment (opened further down), a refresh or a script injected late extracts the
    * whole page in `requestSoon` slices and sends its links ranked visible first (which needs the
@@ -123,8 +146,10 @@ export class PageSession {
   start(): Promise<void> {
     const generation = ++this.#generation;
     const parsing = this.#env.doc.readyState === 'loading';
+    const published = this.#firstRun ? this.#env.publishedSettings : undefined;
+    this.#firstRun = false;
     return this.#enqueue(async () => {
-      const settings = await this.#env.send({ type: 'page/settings', pageUrl: this.#env.pageUrl() });
+      const settings = (await published?.().catch(() => null)) ?? (await this.#env.send({ type: 'page/settings', pageUrl: this.#env.pageUrl() }));
       if (generation !== this.#generation) return;
       this.#settings = settings;
       if (!settings.enabled) {
@@ -201,7 +226,7 @@ export class PageSession {
 
   /**
    * The page's first links in page order (`leadingLinks`): from what the parser has built so
-   * far as soon as it holds some (`leadingLinksSoFar`, checked every `PARSED_CHECK_MS`), else
+   * far as soon as it holds some (`leadingLinksSoFar`, checked every `LEADING_CHECK_MS`), else
    * from the parsed page (a page with fewer links, or whose first links are far in).
    */
   async #leadWhileParsing(generation: number): Promise<ExtractedLink[] | typeof CANCELLED> {
@@ -216,7 +241,7 @@ export class PageSession {
       } else if (lead !== null) {
         return lead;
       } else {
-        await new Promise((resolve) => setTimeout(resolve, PARSED_CHECK_MS));
+        await new Promise((resolve) => setTimeout(resolve, LEADING_CHECK_MS));
       }
     }
   }
@@ -240,6 +265,7 @@ export class PageSession {
   /** Removes every highlight and stops work until the next `start`. */
   clear(): void {
     this.#generation++;
+    this.#litContexts.clear();
     this.#stop();
     clearHighlights(this.#env.doc, this.registry);
   }
@@ -360,6 +386,7 @@ export class PageSession {
     const pageUrl = this.#env.pageUrl();
     const reply = await this.#env.send({ type: 'page/links', pageUrl, ...(first ? { title: this.#env.doc.title } : {}), links: batch, first });
     if (!current()) return;
+    this.#keepLitContexts(batch, reply.verdicts);
     // The page's first verdicts while it is still being parsed: painted at once (paintNow).
     const now = first && this.#env.doc.readyState === 'loading';
     painted.push(
@@ -371,6 +398,28 @@ export class PageSession {
         this.#env.send({ type: 'page/count', pageUrl, onTopic, total }).catch(() => undefined);
       }),
     );
+  }
+
+  /** Keeps the contexts of the links `verdicts` light (and forgets those they no longer do). */
+  #keepLitContexts(batch: readonly SentLink[], verdicts: readonly PageVerdict[]): void {
+    let byRef: Map<number, SentLink> | undefined;
+    for (const verdict of verdicts) {
+      if (verdict.level === 0) {
+        this.#litContexts.delete(verdict.ref);
+        continue;
+      }
+      byRef ??= new Map(batch.map((link) => [link.ref, link]));
+      const link = byRef.get(verdict.ref);
+      if (link !== undefined) this.#litContexts.set(verdict.ref, link);
+    }
+  }
+
+  /** A lit link's features, scored again from the context it was sent with ('link/explain'). */
+  async #explain(element: Element): Promise<LinkVerdict['top'] | null> {
+    const ref = this.registry.refOf(element);
+    const link = ref === undefined ? undefined : this.#litContexts.get(ref);
+    if (link === undefined) return null;
+    return (await this.#env.send({ type: 'link/explain', pageUrl: this.#env.pageUrl(), link })).top;
   }
 
   /** The page's first links in page order, before any layout (see `start`). */
@@ -392,7 +441,7 @@ export class PageSession {
 
   #watch(): void {
     const { doc } = this.#env;
-    this.#stopHover ??= attachHover(doc, this.registry, this.#tooltip);
+    this.#stopHover ??= attachHover(doc, this.registry, this.#tooltip, HOVER_DELAY_MS, (link) => this.#explain(link));
     if (this.#stopWatching !== undefined || doc.documentElement === null) return;
     this.#stopWatching = watchAddedLinks(
       doc.documentElement,

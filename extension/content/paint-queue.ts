@@ -9,7 +9,7 @@
  * however the replies arrive; it is not lower, because every frame also costs a fixed share, and
  * on a 5,000-link page frames are what the last verdicts wait for.
  */
-import type { LinkVerdict } from '../messages/page-links.ts';
+import type { PageVerdict } from '../messages/page-links.ts';
 import type { LinkRegistry } from './link-registry.ts';
 import { paintVerdicts, type RequestFrame } from './paint.ts';
 
@@ -17,7 +17,7 @@ import { paintVerdicts, type RequestFrame } from './paint.ts';
 export const DEFAULT_PAINT_PER_FRAME = 500;
 
 interface Pending {
-  verdicts: readonly LinkVerdict[];
+  verdicts: readonly PageVerdict[];
   /** Index of the next verdict to paint. */
   next: number;
   marked: number;
@@ -50,7 +50,7 @@ export class PaintQueue {
    * Queues `verdicts`; resolves with how many of them were marked once the last is painted, or
    * when `current` turns false before then (the rest is not painted).
    */
-  paint(verdicts: readonly LinkVerdict[], current: () => boolean = () => true): Promise<number> {
+  paint(verdicts: readonly PageVerdict[], current: () => boolean = () => true): Promise<number> {
     return new Promise((resolve) => {
       this.#pending.push({ verdicts, next: 0, marked: 0, current, resolve });
       this.#schedule();
@@ -64,7 +64,7 @@ export class PaintQueue {
    * there in the page's first frame, and an animation-frame callback of ours would run in that
    * frame, beside the page's own first layout of the whole page.
    */
-  paintNow(verdicts: readonly LinkVerdict[], current: () => boolean = () => true): Promise<number> {
+  paintNow(verdicts: readonly PageVerdict[], current: () => boolean = () => true): Promise<number> {
     if (this.#pending.length > 0) return this.paint(verdicts, current);
     return Promise.resolve(current() ? paintVerdicts(this.#registry, verdicts) : 0);
   }

@@ -10,7 +10,7 @@
  * painting never forces a layout in the middle of the page's own work; only the page's first
  * verdicts while it is still being parsed are written at once (`PaintQueue.paintNow`).
  */
-import type { LinkVerdict } from '../messages/page-links.ts';
+import type { PageVerdict } from '../messages/page-links.ts';
 import type { LinkRegistry } from './link-registry.ts';
 
 export const LEVEL_ATTRIBUTE = 'data-linkscent-level';
@@ -24,7 +24,7 @@ export const MARK_CLASS = 'linkscent-link';
 export const SETTLED_MARK = 'linkscent:settled';
 
 /** Applies verdicts to their elements now; returns how many elements were marked. */
-export function paintVerdicts(registry: LinkRegistry, verdicts: readonly LinkVerdict[]): number {
+export function paintVerdicts(registry: LinkRegistry, verdicts: readonly PageVerdict[]): number {
   let marked = 0;
   for (const verdict of verdicts) {
     const element = registry.setVerdict(verdict);

@@ -21,7 +21,7 @@ export type SentLink = Omit<PageLink, 'pageUrl'>;
 /** Highlight strength: 0 = below threshold; 1..3 = on topic, weak to strong. */
 export type Level = 0 | 1 | 2 | 3;
 
-/** What a page needs to paint one link: no model, no lexicon, only the verdict. */
+/** A link's verdict: what a page needs to paint it, and the features behind it. */
 export interface LinkVerdict {
   ref: number;
   /** P(+ | link), in [0, 1]. */
@@ -36,3 +36,11 @@ export interface LinkVerdict {
   /** A link to the page itself or to a fragment of it: never lit. */
   self?: boolean;
 }
+
+/**
+ * A verdict as a page gets it: without `top`, which the page asks for when the user hovers the
+ * link ('link/explain'), and keeps once it has it. Why: a page's replies carried about 91 KB of
+ * explanations per 500 links, which the page parses on its main thread, busy with its own load,
+ * while the explanations of a handful of links are ever read (issue 14).
+ */
+export type PageVerdict = Omit<LinkVerdict, 'top'> & { top?: LinkVerdict['top'] };

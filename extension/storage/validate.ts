@@ -128,11 +128,8 @@ export function mergeSettings(current: ExtensionSettings, patch: Partial<Omit<Ex
   return { ok: true, value: next };
 }
 
-/** Whether `host` is excluded: the host itself or one of its subdomains is listed. */
-export function isExcluded(host: string, excludedSites: readonly string[]): boolean {
-  const bare = host.toLowerCase().replace(/^www\./, '');
-  return excludedSites.some((site) => bare === site || bare.endsWith(`.${site}`));
-}
+// The content script decides it too, from the settings the background publishes for it.
+export { isExcluded } from '../messages/page-settings.ts';
 
 /**
  * A crawl from the popup is a look around the page, not a site mirror: 200 pages at the

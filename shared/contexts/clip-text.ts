@@ -20,6 +20,25 @@ function inSpacedWord(text: string, index: number): boolean {
   // Step back from a low surrogate to its pair's start, so the whole code point is tested.
   if (code >= 0xdc00 && code <= 0xdfff && index > 0) code = text.codePointAt(index - 1) ?? code;
   else code = text.codePointAt(index) ?? code;
+  return isSpacedWordCharacter(code);
+}
+
+/**
+ * `WORD_CHARACTER` and not `UNSPACED_SCRIPT`, answered without the regular expressions for the
+ * code points most cuts land on: ASCII, the main Han blocks and the punctuation around Chinese
+ * text. Why: the first use of a `\p{…}` class in a renderer process loads ICU's property data,
+ * 10–15 ms in Chromium 156, and it fell in the content script's first extraction, the one the
+ * first highlight waits for (issue 14's trace; each new tab is a new process). The answers are
+ * the expressions' own for every code point (test/shared/contexts/clip-text.test.ts checks all
+ * of them).
+ */
+export function isSpacedWordCharacter(code: number): boolean {
+  if (code < 0x80) return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+  // CJK Unified Ideographs and Extension A: Han or unassigned, never a spaced word.
+  if ((code >= 0x4e00 && code <= 0x9fff) || (code >= 0x3400 && code <= 0x4dbf)) return false;
+  // General Punctuation; 、。〃〄 and the CJK brackets 〈…】; fullwidth ！…／ and ：…＠: no letter, digit or mark.
+  if ((code >= 0x2000 && code <= 0x206f) || (code >= 0x3000 && code <= 0x3004) || (code >= 0x3008 && code <= 0x3011)) return false;
+  if ((code >= 0xff01 && code <= 0xff0f) || (code >= 0xff1a && code <= 0xff20)) return false;
   const character = String.fromCodePoint(code);
   return WORD_CHARACTER.test(character) && !UNSPACED_SCRIPT.test(character);
 }

@@ -162,6 +162,37 @@ describe.skipIf(skipReason !== null)('extension end to end (Chromium)', () => {
     await expect.poll(() => badgeText(testTabId), { timeout: 15_000 }).toBe('3');
   });
 
+  it('starts a new page from the settings published for content scripts, without asking the background', async () => {
+    // What reaches the service worker from pages, recorded beside the extension's own listener.
+    await serviceWorker.evaluate(() => {
+      const scope = globalThis as unknown as { linkscentE2eLog?: { type: string; url: string }[]; chrome: { runtime: { onMessage: { addListener(f: (m: { type?: unknown }, s: { url?: string }) => undefined): void } } } };
+      scope.linkscentE2eLog = [];
+      scope.chrome.runtime.onMessage.addListener((message, sender) => {
+        if (typeof message?.type === 'string' && message.type.startsWith('page/')) scope.linkscentE2eLog!.push({ type: message.type, url: sender.url ?? '' });
+        return undefined;
+      });
+    });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${site.testUrl}?published=1`);
+      await expect.poll(() => page.locator(`#on-list a[${LEVEL}]`).count(), { timeout: 30_000 }).toBe(3);
+      const log = (await serviceWorker.evaluate(() => (globalThis as unknown as { linkscentE2eLog: { type: string; url: string }[] }).linkscentE2eLog)).filter((entry) =>
+        entry.url.includes('?published=1'),
+      );
+      expect(log[0]?.type).toBe('page/links');
+      expect(log.map((entry) => entry.type)).not.toContain('page/settings');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('explains a lit link when the pointer rests on it (the explanation is fetched then)', async () => {
+    await testPage.bringToFront();
+    await testPage.hover('#on-list a >> nth=0');
+    await expect.poll(() => testPage.locator('linkscent-tip[data-open]').count(), { timeout: 15_000 }).toBe(1);
+    await testPage.mouse.move(0, 0);
+  });
+
   it('marks the first links of a page while the page is still being loaded', async () => {
     const slow = await context.newPage();
     try {

@@ -67,12 +67,14 @@ describe('npm run build', () => {
     expect(manifest.background.service_worker).toBeUndefined();
     expect(manifest.browser_specific_settings.gecko.id).toMatch(/@/);
     expect(manifest.permissions).not.toContain('offscreen');
+    // Content scripts read their settings from storage.local as they start (page-settings.ts).
+    expect(manifest.permissions).toContain('storage');
   });
 
   it('asks for no permission beyond what the features need', () => {
     for (const target of ['chromium', 'firefox'] as const) {
       const manifest = manifestOf(target);
-      const allowed = ['contextMenus', 'activeTab', 'offscreen'];
+      const allowed = ['contextMenus', 'activeTab', 'storage', 'offscreen'];
       expect(manifest.permissions.filter((p: string) => !allowed.includes(p))).toEqual([]);
       // Only loopback over http, where the companion's service listens (any port).
       expect(manifest.host_permissions).toEqual(['http://127.0.0.1/*', 'http://localhost/*']);

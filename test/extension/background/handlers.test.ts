@@ -9,6 +9,7 @@ import type { BackgroundServices } from '../../../extension/background/services.
 import { createUiHandlers } from '../../../extension/background/ui-handlers.ts';
 import type { WorkerRemote } from '../../../extension/background/worker-host.ts';
 import type { BackgroundToContent } from '../../../extension/messages/background-to-content.ts';
+import { pageSettingsFrom } from '../../../extension/messages/page-settings.ts';
 import { createDexieCompanionStore, createDexieSettingsStore, createDexieTopicStore } from '../../../extension/storage/dexie-stores.ts';
 import { createDexieRepository } from '../../../extension/worker/dexie-repository.ts';
 import { createEngine, type Engine } from '../../../extension/worker/engine.ts';
@@ -101,6 +102,85 @@ describe('background handlers', () => {
     expect(await content['page/settings']({ type: 'page/settings', pageUrl: PAGE }, origin)).toEqual({ enabled: false, window: 80, maxLinks: 2000 });
     expect(badges.get(1)).toBeNull();
     expect(await content['page/links']({ type: 'page/links', pageUrl: PAGE, title: '', links: hubLinks(), first: true }, origin)).toEqual({ verdicts: [] });
+  });
+
+  it('publishes for content scripts the settings that give the same answer as page/settings, before any tab refreshes', async () => {
+    const published: unknown[] = [];
+    const order: string[] = [];
+    services.pageSettings = {
+      async publish(value) {
+        published.push(value);
+        order.push('publish');
+      },
+    };
+    const sendToTab = services.tabs.send;
+    services.tabs.send = (tabId, message) => (order.push(message.type), sendToTab(tabId, message));
+    const token = 'Abcdefghijklmnop_0123456789-xyz';
+    await services.companion.put({ port: 7431, token });
+    const ui = createUiHandlers(services);
+    const content = createContentHandlers(services);
+    const urls = [
+      PAGE,
+      'https://news.example.org/a?b=c#d',
+      'https://www.excluded.example/x',
+      'https://deep.sub.excluded.example/',
+      'http://127.0.0.1:7431/dashboard?token=x',
+      'http://127.0.0.1:7431/',
+      'http://127.0.0.1:8080/page.html',
+      'http://localhost:9000/?token=abc',
+      'http://[::1]:7431/api',
+    ];
+    const check = async () => {
+      const latest = published.at(-1);
+      for (const url of urls) expect(pageSettingsFrom(latest, url), url).toEqual(await content['page/settings']({ type: 'page/settings', pageUrl: url }, { tabId: 1, url }));
+    };
+
+    await createTopic(ui);
+    // Published before the tabs were asked to refresh, so a refreshing page reads the new settings.
+    expect(order.slice(0, 2)).toEqual(['publish', 'verdicts/refresh']);
+    expect(published.at(-1)).toMatchObject({ active: true, window: 80, maxLinks: 2000, companionPort: 7431 });
+    await check();
+
+    order.length = 0;
+    expect(await ui['settings/save']({ type: 'settings/save', settings: { excludedSites: ['excluded.example'], maxLinksPerPage: 300 } })).toMatchObject({ ok: true });
+    expect(order[0]).toBe('publish');
+    expect(published.at(-1)).toMatchObject({ excludedSites: ['excluded.example'], maxLinks: 300 });
+    await check();
+
+    // The pairing moves to another port: its pages are left alone, the old port's are not.
+    await ui['companion/pair']({ type: 'companion/pair', port: 8080, token: '' });
+    expect(published.at(-1)).toMatchObject({ companionPort: 8080 });
+    await check();
+
+    const { activeId } = await ui['topics/list']({ type: 'topics/list' });
+    await ui['topics/delete']({ type: 'topics/delete', topicId: activeId! });
+    expect(published.at(-1)).toMatchObject({ active: false });
+    await check();
+    // The token itself is never published.
+    expect(JSON.stringify(published)).not.toContain(token);
+  });
+
+  it('answers a batch without explanations, and explains a lit link on hover with the features it was scored with', async () => {
+    const topic = await createTopic();
+    const content = createContentHandlers(services);
+    await content['page/links']({ type: 'page/links', pageUrl: PAGE, title: 'Portal', links: hubLinks(), first: true }, origin);
+    await Promise.allSettled(calls.splice(0));
+    // Another page's links, which no pattern labels: the model gives every verdict, and learns nothing from them.
+    const other = { tabId: 2, url: 'https://news.example.com/today' };
+    const links = hubLinks().map((link, i) => ({ ...link, url: `https://news.example.com/story/${i}`, pageUrl: other.url }));
+    const computed = await engine.scoreLinks(topic, links);
+    const reply = await content['page/links']({ type: 'page/links', pageUrl: other.url, links: links.map(({ pageUrl: _p, ...sent }) => sent), first: true }, other);
+    expect(reply.verdicts).toEqual(computed.map(({ top: _top, ...verdict }) => verdict));
+    expect(reply.verdicts.some((verdict) => 'top' in verdict)).toBe(false);
+    const lit = computed.filter((verdict) => verdict.level > 0);
+    expect(lit.length).toBeGreaterThan(0);
+    expect(lit.every((verdict) => verdict.top.length > 0)).toBe(true);
+    for (const verdict of lit) {
+      const { pageUrl: _p, ...link } = links.find((l) => l.ref === verdict.ref)!;
+      expect(await content['link/explain']({ type: 'link/explain', pageUrl: other.url, link }, other)).toEqual({ top: verdict.top });
+    }
+    // A link the page made up, or one that carries nothing usable, gets no explanation.
+    expect(await content['link/explain']({ type: 'link/explain', pageUrl: other.url, link: { ref: 1, url: 'javascript:alert(1)', anchor: '', before: '', after: '' } }, other)).toEqual({ top: [] });
   });
 
   it('makes the first topic active and asks every tab to refresh', async () => {

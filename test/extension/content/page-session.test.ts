@@ -38,6 +38,7 @@ function harness(settings: { enabled: boolean; window?: number; maxLinks?: numbe
     'page/settings': { window: 80, maxLinks: 5000, ...settings },
     'page/links': pageLinks,
     'page/count': { ok: true },
+    'link/explain': (message: Record<string, unknown>) => ({ top: judge(message['link'] as PageLink).top }),
   });
   let frames = 0;
   const session = new PageSession(
@@ -270,6 +271,49 @@ describe('PageSession', () => {
     hidden.append(a);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(h.linkMessages()).toHaveLength(1);
+  });
+
+  it('starts from the published settings without asking the background, and asks on a refresh', async () => {
+    buildPage(6);
+    // The fake background would say "off": the published settings, which say "on", are used.
+    const h = (current = harness({ enabled: false }, {}, answerAtOnce, { publishedSettings: async () => ({ enabled: true, window: 80, maxLinks: 5000 }) }));
+    await h.session.start();
+    expect(h.browser.sent.map((m) => m['type'])).not.toContain('page/settings');
+    expect(h.browser.sent[0]!['type']).toBe('page/links');
+    expect(sentLinks(h.browser)).toHaveLength(6);
+    expect(document.querySelectorAll(`[${LEVEL_ATTRIBUTE}]`)).toHaveLength(2);
+
+    // A refresh comes because something changed: the background is asked, and here says "off".
+    await h.session.handle({ type: 'verdicts/refresh' });
+    await vi.waitFor(() => expect(h.browser.sent.filter((m) => m['type'] === 'page/settings')).toHaveLength(1), { timeout: 2000, interval: 10 });
+    await vi.waitFor(() => expect(document.querySelectorAll(`[${LEVEL_ATTRIBUTE}]`)).toHaveLength(0), { timeout: 2000, interval: 10 });
+  });
+
+  it('honours published settings that say the site is off, and asks when none are published', async () => {
+    buildPage(4);
+    const off = (current = harness({ enabled: true }, {}, answerAtOnce, { publishedSettings: async () => ({ enabled: false, window: 80, maxLinks: 5000 }) }));
+    await off.session.start();
+    expect(off.browser.sent).toEqual([]);
+    off.session.destroy();
+
+    const none = (current = harness({ enabled: true }, {}, answerAtOnce, { publishedSettings: async () => null }));
+    await none.session.start();
+    expect(none.browser.sent[0]).toEqual({ type: 'page/settings', pageUrl });
+    expect(sentLinks(none.browser)).toHaveLength(4);
+  });
+
+  it("asks for a lit link's explanation on hover with the context it sent, and shows it", async () => {
+    buildPage(6);
+    const bare: PageLinksHandler = (message) => ({ verdicts: (message['links'] as PageLink[]).map((link) => ({ ...judge(link), top: undefined })) });
+    const h = (current = harness({ enabled: true }, {}, bare));
+    await h.session.start();
+    const lit = document.querySelector(`[${LEVEL_ATTRIBUTE}]`)!;
+    lit.dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
+    await vi.waitFor(() => expect(h.browser.sent.filter((m) => m['type'] === 'link/explain')).toHaveLength(1), { timeout: 2000, interval: 10 });
+    const asked = h.browser.sent.find((m) => m['type'] === 'link/explain')!;
+    const sent = sentLinks(h.browser).find((link) => link.anchor === lit.textContent)!;
+    expect(asked).toEqual({ type: 'link/explain', pageUrl, link: sent });
+    await vi.waitFor(() => expect(document.querySelector('linkscent-tip')?.hasAttribute('data-open')).toBe(true), { timeout: 2000, interval: 10 });
   });
 
   it('answers refresh (again, same refs), summary and clear', async () => {

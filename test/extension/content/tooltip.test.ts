@@ -131,4 +131,36 @@ describe('attachHover', () => {
     expect(tooltip.host!.hasAttribute('data-open')).toBe(false);
     tooltip.destroy();
   });
+
+  it('asks for the features of a verdict that came without them, once, and shows them', async () => {
+    const marked = document.createElement('a');
+    marked.href = '/m';
+    marked.textContent = 'marked';
+    const other = document.createElement('a');
+    other.href = '/o';
+    other.textContent = 'other';
+    document.body.replaceChildren(marked, other);
+    const registry = new LinkRegistry();
+    registry.register(marked);
+    const { top, ...bare } = verdict;
+    paintVerdicts(registry, [bare]);
+    const tooltip = new Tooltip(document, t);
+    const asked: Element[] = [];
+    const stop = attachHover(document, registry, tooltip, 0, async (link) => (asked.push(link), top));
+
+    marked.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+    await vi.waitFor(() => expect(tooltip.host?.hasAttribute('data-open')).toBe(true));
+    expect(asked).toEqual([marked]);
+    expect([...tooltip.content!.querySelectorAll('li')].map((li) => li.textContent)).toEqual([
+      `+2.50anchor: ${hostile}`,
+      '+1.25context contains a lexicon term',
+      '\u22120.40context: 体育',
+    ]);
+    marked.dispatchEvent(new MouseEvent('mouseout', { bubbles: true, relatedTarget: other }));
+    marked.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+    expect(tooltip.host!.hasAttribute('data-open')).toBe(true);
+    expect(asked).toHaveLength(1);
+    stop();
+    tooltip.destroy();
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstCharacters, lastCharacters } from '../../../shared/contexts/clip-text.ts';
+import { firstCharacters, isSpacedWordCharacter, lastCharacters } from '../../../shared/contexts/clip-text.ts';
 
 describe('lastCharacters / firstCharacters', () => {
   it('return short text whole, trimmed', () => {
@@ -34,5 +34,18 @@ describe('lastCharacters / firstCharacters', () => {
   it('cut mixed Chinese and Latin text at a Latin word boundary', () => {
     expect(lastCharacters('基金QDII产品', 5)).toBe('产品');
     expect(firstCharacters('产品QDII基金', 4)).toBe('产品');
+  });
+
+  it('answer without the regular expressions exactly as they would, for every code point', () => {
+    // The definition: a letter, digit or mark, not of a script written without spaces.
+    const word = /[\p{L}\p{N}\p{M}]/u;
+    const unspaced = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+    const wrong: string[] = [];
+    for (let code = 0; code <= 0x10ffff; code++) {
+      const character = String.fromCodePoint(code);
+      const expected = word.test(character) && !unspaced.test(character);
+      if (isSpacedWordCharacter(code) !== expected) wrong.push(code.toString(16));
+    }
+    expect(wrong).toEqual([]);
   });
 });
