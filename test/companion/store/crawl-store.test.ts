@@ -122,7 +122,10 @@ describe('CrawlStore frontier', () => {
     // The list raised rows as well as inserting them, and left the rows in flight and done alone.
     expect(many.rows).toHaveLength(4 + 97);
     expect(many.changed).toBeGreaterThan(97);
-    expect(many.told).toHaveLength(prior.length + many.changed);
+    // Told of the rows raised, not of the 97 inserted (nor of the 4 before: all new).
+    expect(many.told).toHaveLength(many.changed - 97);
+    expect(many.told).toContain('http://a.test/q1');
+    expect(many.told).not.toContain('http://a.test/n50'); // met once, inserted
     expect(many.rows).toContainEqual(expect.objectContaining({ url: 'http://a.test/q1', score: 0.95 }));
     expect(many.rows).toContainEqual(expect.objectContaining({ url: 'http://a.test/d', state: 'done', score: 0.5 }));
     expect(many.rows).toContainEqual(expect.objectContaining({ url: 'http://a.test/f', state: 'in-flight', score: 0.5 }));
@@ -193,18 +196,32 @@ describe('CrawlStore re-scoring reads', () => {
     expect(s.queuedTexts([])).toEqual(new Map());
   });
 
-  it('tells a listener of every row an upsert inserts or changes: the only writes of a queued row\'s text', () => {
+  it('tells a listener of every row an upsert changes, not of those it inserts: the only writes of a queued row\'s text', () => {
     const s = store();
     const told: string[] = [];
     s.onFrontierRowChanged((url) => told.push(url));
     const linked = (url: string, score: number, anchor: string, parent: string): FrontierEntry => ({ ...entry(url, score, 1, parent), context: { anchor, before: '', after: '' } });
-    s.enqueue([linked('http://a.test/x', 0.5, '股票', 'http://a.test/')]);
-    expect(told).toEqual(['http://a.test/x']);
+    s.enqueue([linked('http://a.test/x', 0.5, '股票', 'http://a.test/'), linked('http://a.test/y', 0.5, '基金', 'http://a.test/')]);
+    expect(told).toEqual([]); // new rows: nothing kept of them to forget
     s.enqueue([linked('http://a.test/x', 0.4, '行情', 'http://a.test/p')]); // lower: the row keeps its text
+    expect(told).toEqual([]);
+    s.recordPage(page('http://a.test/p'), [linked('http://a.test/x', 0.8, '财经', 'http://a.test/p'), linked('http://a.test/z', 0.1, '新', 'http://a.test/p')]); // higher, from a page
     expect(told).toEqual(['http://a.test/x']);
-    s.recordPage(page('http://a.test/p'), [linked('http://a.test/x', 0.8, '财经', 'http://a.test/p')]); // higher, from a page
-    expect(told).toEqual(['http://a.test/x', 'http://a.test/x']);
     expect(s.bestQueued(1)[0]!.context?.anchor).toBe('财经');
+    // A URL new to the list and met again in it: its row did not exist before the upsert.
+    s.enqueue([linked('http://a.test/w', 0.1, '一', 'http://a.test/'), linked('http://a.test/w', 0.3, '二', 'http://a.test/')]);
+    expect(told).toEqual(['http://a.test/x', 'http://a.test/w']);
+    // Writes that change no row's text are not told: re-scoring, a host's demotion, a claim, a record.
+    s.setScores([{ url: 'http://a.test/y', score: 0.9 }]);
+    s.lowerHost('a.test', 0.5);
+    const claimed = s.claimNext()!;
+    s.recordPage(page(claimed.url));
+    s.drop(s.claimNext()!.url, 'test');
+    expect(told).toEqual(['http://a.test/x', 'http://a.test/w']);
+    // A row deleted (a shared frontier's page undone) is told: inserted again later, it is not.
+    const undone = s.recordUnconfirmed(page('http://a.test/u'), entry('http://a.test/u', 0.5)).seq!;
+    s.unconfirmed.undo(undone);
+    expect(told).toEqual(['http://a.test/x', 'http://a.test/w', 'http://a.test/u']);
   });
 });
 
