@@ -1,7 +1,8 @@
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { CrawlStore, DEFAULT_STORE_CACHE_KIB, STORE_FILE } from '../../../companion/store/crawl-store.ts';
+import { CrawlStore, DEFAULT_STORE_CACHE_KIB, STORE_FILE, WAL_CHECKPOINT_FRAMES } from '../../../companion/store/crawl-store.ts';
 import type { FrontierEntry, PageRecord } from '../../../companion/store/records.ts';
 import { useTempStores } from './temp-stores.ts';
 
@@ -321,9 +322,37 @@ describe('CrawlStore on disk', () => {
   });
 
   it('runs in WAL mode with synchronous NORMAL (the WAL is synced by durable()), with SQLite\'s page cache unless told otherwise', () => {
-    expect(store().durability()).toEqual({ journalMode: 'wal', synchronous: 1, cacheSize: -DEFAULT_STORE_CACHE_KIB });
+    expect(store().durability()).toEqual({ journalMode: 'wal', synchronous: 1, cacheSize: -DEFAULT_STORE_CACHE_KIB, walAutocheckpoint: WAL_CHECKPOINT_FRAMES });
     const served = stores.store(false, 512);
     expect(served.durability().cacheSize).toBe(-512);
+  });
+
+  it('checkpoints its WAL once it holds WAL_CHECKPOINT_FRAMES frames, not SQLite\'s 1,000, and writes it again from the start after: the WAL stays bounded', () => {
+    const s = store();
+    const wal = `${s.path}-wal`;
+    const value = 'x'.repeat(64 * 1024); // a commit of ~17 frames: the meta row's overflow pages, written anew each time
+    s.setMeta('filler', value);
+    const header = Buffer.alloc(32);
+    const fd = openSync(wal, 'r');
+    readSync(fd, header, 0, 32, 0);
+    closeSync(fd);
+    const frameSize = header.readUInt32BE(8) + 24; // the WAL header's page size, and a frame's own header
+    /** Frames the WAL file has room for: its largest extent so far, since SQLite writes it again from the start rather than truncate it. */
+    const frames = () => Math.floor((statSync(wal).size - 32) / frameSize);
+    let written = frames();
+    let perCommit = 0;
+    for (let i = 0; written < 2.5 * WAL_CHECKPOINT_FRAMES; i++) {
+      const before = frames();
+      s.setMeta('filler', `${i} ${value}`);
+      const grown = frames() - before;
+      perCommit = Math.max(perCommit, grown);
+      written += grown > 0 ? grown : perCommit;
+    }
+    // Two and a half times the threshold written: the WAL went past 1,000 frames, and was checkpointed
+    // and begun again before it held the threshold and one commit.
+    expect(frames()).toBeGreaterThan(2000);
+    expect(frames()).toBeLessThanOrEqual(WAL_CHECKPOINT_FRAMES + perCommit);
+    expect(s.getMeta('filler')).toMatch(/^\d+ x+$/);
   });
 
   it('stores labeled links once per (url, page, topic)', () => {
