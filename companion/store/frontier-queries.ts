@@ -12,6 +12,13 @@
  * tables, so SQLite copied each page the statement touched (the table's, three indexes', the
  * counts') into a journal, for one row. A statement of 64 rows copies each page once for all of
  * them, and crosses from JavaScript into SQLite once.
+ *
+ * Who hears of a changed row (`onRowChanged`): a temporary trigger on this connection calls back
+ * into JavaScript for each row an upsert's DO UPDATE changes, and for no new row. It was `RETURNING
+ * url`, which SQLite fills into a table of its own before the first row comes back, and which made
+ * a JavaScript string of every new link's URL, for a listener (online learning's `forgetKept`) that
+ * has nothing to forget of a URL the frontier did not hold: ~0.8 of ~8 µs a new link on the
+ * frontier bench's store (notes/h54).
  */
 import type Database from 'better-sqlite3';
 import type { FrontierEntry, FrontierRow, LinkText, QueuedHead } from './records.ts';
@@ -137,8 +144,8 @@ const UPSERT_ROWS = 64;
 /**
  * The upsert of `rows` rows, in their order. Each row behaves as its own one-row upsert in
  * that order: a URL twice in the list is inserted, then met again; a row met again takes an
- * AUTOINCREMENT number it does not use, as a one-row upsert does; the counts' trigger runs per
- * row. RETURNING names every row inserted or updated, not those the WHERE left alone.
+ * AUTOINCREMENT number it does not use, as a one-row upsert does; the counts' trigger, and the
+ * changed rows' (`ROW_CHANGED_TRIGGER`), run per row.
  */
 function upsertSql(rows: number): string {
   const values = Array.from({ length: rows }, () => `(?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?)`).join(',\n             ');
@@ -149,9 +156,25 @@ function upsertSql(rows: number): string {
         SET score = excluded.score, depth = excluded.depth, parent = excluded.parent,
             anchor = excluded.anchor, before_text = excluded.before_text, after_text = excluded.after_text,
             via_on_topic = excluded.via_on_topic
-        WHERE frontier.state = 'queued' AND excluded.score > frontier.score
-      RETURNING url`;
+        WHERE frontier.state = 'queued' AND excluded.score > frontier.score`;
 }
+
+/** The JavaScript function `ROW_CHANGED_TRIGGER` calls, registered on the store's connection. */
+const ROW_CHANGED_FUNCTION = 'linkscent_frontier_row_changed';
+
+/**
+ * Call `ROW_CHANGED_FUNCTION` with the URL of each row an upsert's DO UPDATE changes (only that
+ * statement sets a row's anchor: a re-scoring or a host's demotion sets its score, a claim or a
+ * record its state), and of each row deleted (a shared frontier's page undone,
+ * `unconfirmed-pages.ts`), so a URL the frontier does not hold has nothing kept by a listener and
+ * its insert need not be told. TEMP: they live on this connection only, not in the file, so no
+ * other connection or build ever meets them, and the schema is unchanged.
+ */
+const ROW_CHANGED_TRIGGERS = `
+  CREATE TEMP TRIGGER IF NOT EXISTS frontier_row_changed AFTER UPDATE OF anchor ON main.frontier
+  BEGIN SELECT ${ROW_CHANGED_FUNCTION}(NEW.url); END;
+  CREATE TEMP TRIGGER IF NOT EXISTS frontier_row_deleted AFTER DELETE ON main.frontier
+  BEGIN SELECT ${ROW_CHANGED_FUNCTION}(OLD.url); END;`;
 
 export class FrontierQueries {
   readonly #db: Database.Database;
@@ -223,11 +246,8 @@ export class FrontierQueries {
       while (rows > entries.length - start) rows >>= 1;
       const params = new Array<unknown>(rows * ENTRY_PARAMS);
       for (let i = 0; i < rows; i++) putEntryParams(params, i * ENTRY_PARAMS, entries[start + i]!, now);
-      const urls = this.#upsertOf(rows).all(params) as string[];
-      changed += urls.length;
-      // Told after the statement, not row by row (no listener reads the store), and in the order
-      // RETURNING gives, which SQLite does not promise to be the list's.
-      for (const url of urls) for (const listener of this.#rowChanged) listener(url);
+      // Rows inserted or updated, not those the WHERE left alone (nor the triggers' own writes).
+      changed += this.#upsertOf(rows).run(params).changes;
       start += rows;
     }
     return changed;
@@ -236,18 +256,29 @@ export class FrontierQueries {
   #upsertOf(rows: number): Database.Statement {
     let statement = this.#upserts.get(rows);
     if (statement === undefined) {
-      statement = this.#db.prepare(upsertSql(rows)).pluck();
+      statement = this.#db.prepare(upsertSql(rows));
       this.#upserts.set(rows, statement);
     }
     return statement;
   }
 
   /**
-   * `listener` is told the URL of every row an upsert inserts or changes: the only statement that
-   * writes a queued row's link text (its context travels with the better score). What a listener
-   * kept of a row it was not told about since still matches the row's text (`queuedHeads`).
+   * `listener` is told the URL of every row an upsert changes: the only statement that writes a
+   * queued row's link text (its context travels with the better score). What a listener kept of a
+   * row it was not told about since still matches the row's text (`queuedHeads`). A row deleted
+   * is told too; a row an upsert inserts is not: a listener cannot have kept anything of a URL the
+   * frontier did not hold. Told while the statement runs, row by row, from SQLite: a listener must
+   * not use the store (the connection is busy), and what it throws fails the statement.
    */
   onRowChanged(listener: (url: string) => void): void {
+    if (this.#rowChanged.length === 0) {
+      const listeners = this.#rowChanged;
+      this.#db.function(ROW_CHANGED_FUNCTION, { varargs: false, deterministic: false }, (url: unknown) => {
+        for (const told of listeners) told(url as string);
+        return null;
+      });
+      this.#db.exec(ROW_CHANGED_TRIGGERS);
+    }
     this.#rowChanged.push(listener);
   }
 

@@ -1,7 +1,8 @@
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { CrawlStore, DEFAULT_STORE_CACHE_KIB, STORE_FILE } from '../../../companion/store/crawl-store.ts';
+import { CrawlStore, DEFAULT_STORE_CACHE_KIB, STORE_FILE, WAL_CHECKPOINT_FRAMES } from '../../../companion/store/crawl-store.ts';
 import type { FrontierEntry, PageRecord } from '../../../companion/store/records.ts';
 import { useTempStores } from './temp-stores.ts';
 
@@ -122,7 +123,10 @@ describe('CrawlStore frontier', () => {
     // The list raised rows as well as inserting them, and left the rows in flight and done alone.
     expect(many.rows).toHaveLength(4 + 97);
     expect(many.changed).toBeGreaterThan(97);
-    expect(many.told).toHaveLength(prior.length + many.changed);
+    // Told of the rows raised, not of the 97 inserted (nor of the 4 before: all new).
+    expect(many.told).toHaveLength(many.changed - 97);
+    expect(many.told).toContain('http://a.test/q1');
+    expect(many.told).not.toContain('http://a.test/n50'); // met once, inserted
     expect(many.rows).toContainEqual(expect.objectContaining({ url: 'http://a.test/q1', score: 0.95 }));
     expect(many.rows).toContainEqual(expect.objectContaining({ url: 'http://a.test/d', state: 'done', score: 0.5 }));
     expect(many.rows).toContainEqual(expect.objectContaining({ url: 'http://a.test/f', state: 'in-flight', score: 0.5 }));
@@ -193,18 +197,32 @@ describe('CrawlStore re-scoring reads', () => {
     expect(s.queuedTexts([])).toEqual(new Map());
   });
 
-  it('tells a listener of every row an upsert inserts or changes: the only writes of a queued row\'s text', () => {
+  it('tells a listener of every row an upsert changes, not of those it inserts: the only writes of a queued row\'s text', () => {
     const s = store();
     const told: string[] = [];
     s.onFrontierRowChanged((url) => told.push(url));
     const linked = (url: string, score: number, anchor: string, parent: string): FrontierEntry => ({ ...entry(url, score, 1, parent), context: { anchor, before: '', after: '' } });
-    s.enqueue([linked('http://a.test/x', 0.5, '股票', 'http://a.test/')]);
-    expect(told).toEqual(['http://a.test/x']);
+    s.enqueue([linked('http://a.test/x', 0.5, '股票', 'http://a.test/'), linked('http://a.test/y', 0.5, '基金', 'http://a.test/')]);
+    expect(told).toEqual([]); // new rows: nothing kept of them to forget
     s.enqueue([linked('http://a.test/x', 0.4, '行情', 'http://a.test/p')]); // lower: the row keeps its text
+    expect(told).toEqual([]);
+    s.recordPage(page('http://a.test/p'), [linked('http://a.test/x', 0.8, '财经', 'http://a.test/p'), linked('http://a.test/z', 0.1, '新', 'http://a.test/p')]); // higher, from a page
     expect(told).toEqual(['http://a.test/x']);
-    s.recordPage(page('http://a.test/p'), [linked('http://a.test/x', 0.8, '财经', 'http://a.test/p')]); // higher, from a page
-    expect(told).toEqual(['http://a.test/x', 'http://a.test/x']);
     expect(s.bestQueued(1)[0]!.context?.anchor).toBe('财经');
+    // A URL new to the list and met again in it: its row did not exist before the upsert.
+    s.enqueue([linked('http://a.test/w', 0.1, '一', 'http://a.test/'), linked('http://a.test/w', 0.3, '二', 'http://a.test/')]);
+    expect(told).toEqual(['http://a.test/x', 'http://a.test/w']);
+    // Writes that change no row's text are not told: re-scoring, a host's demotion, a claim, a record.
+    s.setScores([{ url: 'http://a.test/y', score: 0.9 }]);
+    s.lowerHost('a.test', 0.5);
+    const claimed = s.claimNext()!;
+    s.recordPage(page(claimed.url));
+    s.drop(s.claimNext()!.url, 'test');
+    expect(told).toEqual(['http://a.test/x', 'http://a.test/w']);
+    // A row deleted (a shared frontier's page undone) is told: inserted again later, it is not.
+    const undone = s.recordUnconfirmed(page('http://a.test/u'), entry('http://a.test/u', 0.5)).seq!;
+    s.unconfirmed.undo(undone);
+    expect(told).toEqual(['http://a.test/x', 'http://a.test/w', 'http://a.test/u']);
   });
 });
 
@@ -304,9 +322,37 @@ describe('CrawlStore on disk', () => {
   });
 
   it('runs in WAL mode with synchronous NORMAL (the WAL is synced by durable()), with SQLite\'s page cache unless told otherwise', () => {
-    expect(store().durability()).toEqual({ journalMode: 'wal', synchronous: 1, cacheSize: -DEFAULT_STORE_CACHE_KIB });
+    expect(store().durability()).toEqual({ journalMode: 'wal', synchronous: 1, cacheSize: -DEFAULT_STORE_CACHE_KIB, walAutocheckpoint: WAL_CHECKPOINT_FRAMES });
     const served = stores.store(false, 512);
     expect(served.durability().cacheSize).toBe(-512);
+  });
+
+  it('checkpoints its WAL once it holds WAL_CHECKPOINT_FRAMES frames, not SQLite\'s 1,000, and writes it again from the start after: the WAL stays bounded', () => {
+    const s = store();
+    const wal = `${s.path}-wal`;
+    const value = 'x'.repeat(64 * 1024); // a commit of ~17 frames: the meta row's overflow pages, written anew each time
+    s.setMeta('filler', value);
+    const header = Buffer.alloc(32);
+    const fd = openSync(wal, 'r');
+    readSync(fd, header, 0, 32, 0);
+    closeSync(fd);
+    const frameSize = header.readUInt32BE(8) + 24; // the WAL header's page size, and a frame's own header
+    /** Frames the WAL file has room for: its largest extent so far, since SQLite writes it again from the start rather than truncate it. */
+    const frames = () => Math.floor((statSync(wal).size - 32) / frameSize);
+    let written = frames();
+    let perCommit = 0;
+    for (let i = 0; written < 2.5 * WAL_CHECKPOINT_FRAMES; i++) {
+      const before = frames();
+      s.setMeta('filler', `${i} ${value}`);
+      const grown = frames() - before;
+      perCommit = Math.max(perCommit, grown);
+      written += grown > 0 ? grown : perCommit;
+    }
+    // Two and a half times the threshold written: the WAL went past 1,000 frames, and was checkpointed
+    // and begun again before it held the threshold and one commit.
+    expect(frames()).toBeGreaterThan(2000);
+    expect(frames()).toBeLessThanOrEqual(WAL_CHECKPOINT_FRAMES + perCommit);
+    expect(s.getMeta('filler')).toMatch(/^\d+ x+$/);
   });
 
   it('stores labeled links once per (url, page, topic)', () => {
