@@ -10,7 +10,7 @@
  * is set, through the CSSOM (which CSP does not restrict), as `!important` to beat the
  * stylesheet's `all: initial !important` reset.
  */
-import type { LinkVerdict, PageVerdict } from '../messages/page-links.ts';
+import type { PageVerdict } from '../messages/page-links.ts';
 import { percent, uiLocale, type Translate } from '../ui/i18n.ts';
 import { featureLabel, formatWeight } from './feature-labels.ts';
 
@@ -39,10 +39,10 @@ export class Tooltip {
     return this.#content;
   }
 
-  /** Shows the explanation of `verdict` next to `link`: its score and `top`, its features. */
-  show(link: Element, verdict: PageVerdict, top: LinkVerdict['top'] = verdict.top ?? []): void {
+  /** Shows the explanation of `verdict` next to `link`: its score and its features (`top`, once the page has them). */
+  show(link: Element, verdict: PageVerdict): void {
     const { host, content } = this.#ensure();
-    this.#fill(content, verdict, top);
+    this.#fill(content, verdict);
     this.#place(host, link.getBoundingClientRect());
     host.setAttribute('data-open', '');
   }
@@ -73,7 +73,7 @@ export class Tooltip {
     return { host: this.#host, content: this.#content };
   }
 
-  #fill(content: HTMLElement, verdict: PageVerdict, top: LinkVerdict['top']): void {
+  #fill(content: HTMLElement, verdict: PageVerdict): void {
     const doc = this.#doc;
     const t = this.#t;
     const title = doc.createElement('div');
@@ -87,7 +87,7 @@ export class Tooltip {
       why.textContent = verdict.mark !== undefined ? t(verdict.mark === 1 ? 'tipMarkedOn' : 'tipMarkedOff') : t('tipTemplate');
       heading.unshift(why);
     }
-    const features = top.slice(0, TOOLTIP_FEATURES);
+    const features = (verdict.top ?? []).slice(0, TOOLTIP_FEATURES);
     if (features.length === 0) {
       const none = doc.createElement('div');
       none.setAttribute('part', 'none');

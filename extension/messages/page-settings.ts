@@ -17,7 +17,7 @@
  * answers it with no verdict and stores nothing of it. The background writes the settings
  * before it asks open pages to refresh, so a page that starts after a change reads the new ones.
  */
-import { isCompanionPage, isLoopbackHost } from '../companion-client/companion-pages.ts';
+import { carriesToken, isCompanionPage } from '../companion-client/companion-pages.ts';
 import { parseUrl } from '../../shared/urls/normalize-url.ts';
 import type { ContentToBackgroundReplies } from './content-to-background.ts';
 
@@ -75,7 +75,7 @@ export function pageSettingsFrom(published: unknown, pageUrl: string): PageSetti
     url !== undefined &&
     !isExcluded(url.hostname, published.excludedSites) &&
     !isCompanionPage(pageUrl, published.companionPort) &&
-    // The part of `carriesToken` that needs no token (companion-pages.ts).
-    !(isLoopbackHost(url.hostname) && /[?&]token=/u.test(url.search));
+    // Without the token, which is never published: only its loopback `token=` rule applies.
+    !carriesToken(pageUrl, '');
   return { enabled, window: published.window, maxLinks: published.maxLinks };
 }
