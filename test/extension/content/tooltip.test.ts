@@ -27,6 +27,14 @@ const verdict: LinkVerdict = {
   ],
 };
 
+/** A link in the test document's style: `href` and its text. */
+function anchor(href: string, text: string): HTMLAnchorElement {
+  const a = document.createElement('a');
+  a.href = href;
+  a.textContent = text;
+  return a;
+}
+
 describe('feature labels', () => {
   it('strip the namespaces into readable labels, in either language', () => {
     expect(featureLabel('a:finance', t)).toBe('anchor: finance');
@@ -50,9 +58,7 @@ describe('Tooltip', () => {
   let tooltip: Tooltip;
 
   beforeEach(() => {
-    link = document.createElement('a');
-    link.href = '/x';
-    link.textContent = 'x';
+    link = anchor('/x', 'x');
     document.body.replaceChildren(link);
     tooltip = new Tooltip(document, t);
   });
@@ -101,12 +107,8 @@ describe('Tooltip', () => {
 
 describe('attachHover', () => {
   it('opens on a marked link and closes when the pointer leaves', async () => {
-    const marked = document.createElement('a');
-    marked.href = '/m';
-    marked.textContent = 'marked';
-    const plain = document.createElement('a');
-    plain.href = '/p';
-    plain.textContent = 'plain';
+    const marked = anchor('/m', 'marked');
+    const plain = anchor('/p', 'plain');
     document.body.replaceChildren(marked, plain);
     const registry = new LinkRegistry();
     registry.register(marked);
@@ -133,12 +135,8 @@ describe('attachHover', () => {
   });
 
   it('asks for the features of a verdict that came without them, once, and shows them', async () => {
-    const marked = document.createElement('a');
-    marked.href = '/m';
-    marked.textContent = 'marked';
-    const other = document.createElement('a');
-    other.href = '/o';
-    other.textContent = 'other';
+    const marked = anchor('/m', 'marked');
+    const other = anchor('/o', 'other');
     document.body.replaceChildren(marked, other);
     const registry = new LinkRegistry();
     registry.register(marked);
